@@ -1,0 +1,69 @@
+#pragma once
+// GraftConfig: everything a grafter needs to know, from the environment (the
+// reference's DUMPER_GRAFTER_* names, so existing launch scripts carry over),
+// from key=value pairs or from JSON. Parsing checks types; validate() checks
+// the whole when the grafter is enabled. Every failure is a config_error that
+// names the field, its value and the fix.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include <graft/role.hpp>
+
+namespace graft {
+
+struct graft_config {
+  bool enable = false;
+  std::optional<role> side;                  // DUMPER_GRAFTER_ROLE
+  std::optional<std::string> b2t_filter;     // unset: the direction never matches
+  std::optional<std::string> t2b_filter;
+  std::string master_address;
+  int master_port = -1;
+  int baseline_world_size = -1;
+  int target_world_size = -1;
+  std::string backend = "gloo";              // gloo | nccl
+  std::string group_name = "graft";
+  double timeout_seconds = 300.0;
+  std::optional<std::string> transform_path; // LIBRARY:SYMBOL; unset: identity-by-rank
+
+  // Reads DUMPER_GRAFTER_<FIELD> from the given environment (name -> value);
+  // unset or blank values keep the default.
+  static graft_config from_env_map(const std::map<std::string, std::string>& env);
+  // Reads the process environment.
+  static graft_config from_env();
+  // "key=value" pairs; keys as in key_names(), with or without "grafter_".
+  static graft_config from_kv_pairs(const std::vector<std::string>& pairs);
+  // A JSON object with the same keys.
+  static graft_config from_json(const nlohmann::json& object);
+
+  // When enabled: throws config_error for the first invalid field, in the
+  // reference's order (role, address, port, world sizes, filters), then
+  // backend, timeout, transform spec, and compiles both filters.
+  void validate() const;
+
+  // The valid keys, in declaration order.
+  static const std::vector<std::string>& key_names();
+  // The environment variable of a key: "b2t_filter" -> "DUMPER_GRAFTER_B2T_FILTER".
+  static std::string env_name(std::string_view key);
+};
+
+// This process's place on its own side.
+struct side_rank {
+  int rank = 0;
+  int world_size = 1;
+};
+
+// RANK and WORLD_SIZE from the environment (torchrun's names); 0/1 when unset.
+// Throws config_error on a malformed value.
+side_rank side_rank_from_env();
+
+// The rank layout of a validated, enabled config for this process; throws
+// config_error when the side's world size disagrees with the configuration.
+rank_layout make_rank_layout(const graft_config& config, side_rank local);
+
+}  // namespace graft

@@ -1,0 +1,70 @@
+#pragma once
+// The grafter: called at every dump point of a host program, it decides from
+// the tags whether this call sends, receives or does nothing, and on a receive
+// overwrites the host's tensor with the transformed baseline (or target) value.
+//
+// Contract. maybe_intercept never throws and never leaves the host tensor
+// half-written: on any failure the tensor is unchanged bit for bit and an event
+// says why. A disabled grafter returns at once. The exchange group is created
+// lazily on the first matched call and reused. After a timeout or a broken
+// connection the grafter disables itself with one group_error event, and later
+// calls return at once. One grafter is used from one thread at a time.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+
+#include <graft/config.hpp>
+#include <graft/event_sink.hpp>
+#include <graft/exchange.hpp>
+#include <graft/tags.hpp>
+#include <graft/transform.hpp>
+
+namespace graft {
+
+struct grafter_options {
+  std::shared_ptr<event_sink> sink;          // default: human-readable lines on stderr
+  exchange_factory make_exchange;            // default: the c10d exchange
+  std::optional<transform> custom_transform; // overrides config.transform_path
+};
+
+class grafter {
+ public:
+  // Throws config_error when an enabled config is invalid or disagrees with
+  // `local` (this process's rank and world size on its side).
+  grafter(graft_config config, side_rank local, grafter_options options = {});
+  ~grafter();
+  grafter(const grafter&) = delete;
+  grafter& operator=(const grafter&) = delete;
+
+  // A dump point with a tensor value; extras travel to the receivers when this
+  // rank sends.
+  void maybe_intercept(const at::Tensor& value, const tags& t,
+                       const nlohmann::json& extras = nullptr) {
+    if (active_) intercept(&value, {}, t, extras);
+  }
+  // A dump point whose value is not a tensor (type_name says what it is). On a
+  // matched name this rank still takes part in the exchange as "absent".
+  void maybe_intercept_non_tensor(std::string_view type_name, const tags& t) {
+    if (active_) intercept(nullptr, type_name, t, nullptr);
+  }
+
+  bool active() const { return active_; }
+  bool has_group() const;
+  // The number of matched calls so far (the exchange sequence number).
+  std::uint64_t matched_calls() const;
+  const rank_layout& layout() const;
+
+ private:
+  void intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
+                 const nlohmann::json& extras);
+  bool active_ = false;
+  struct state;
+  std::unique_ptr<state> state_;
+};
+
+}  // namespace graft

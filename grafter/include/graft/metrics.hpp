@@ -1,0 +1,54 @@
+#pragma once
+// Diff metrics between two tensors, from one pass over both with float64
+// accumulation: sum x^2, sum y^2, sum xy, sum (x-y)^2, max |x-y| with its index,
+// NaN/Inf counts. x is the reference (the target's own value before a graft),
+// y the candidate. NaN and Inf never throw: they show in the counts and the
+// derived values follow IEEE arithmetic.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace at {
+class Tensor;
+}
+
+namespace graft {
+
+struct diff_metrics {
+  enum class status { ok, empty, shape_mismatch };
+  status outcome = status::ok;
+  std::string detail;  // "shape mismatch (a=(3,) vs b=(4,))" or "empty"
+
+  std::int64_t numel = 0;
+  double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0;
+  double sum_abs = 0;
+  double max_abs = 0;
+  std::int64_t max_abs_index = -1;  // flat index of max |x-y|
+  std::int64_t x_nan = 0, x_inf = 0, y_nan = 0, y_inf = 0;
+
+  // 1 - 2*sum_xy / (sum_xx + sum_yy): the reference's metric; NaN when both are zero.
+  double rel_diff() const;
+  double mean_abs() const;
+  double cosine() const;   // NaN when a side is all zero
+  double sqnr_db() const;  // 10 log10(sum_xx / sum_dd); +Inf when identical
+  // The reference's line: "rel_diff=0.0285714 max_abs=1 mean_abs=0.333333".
+  std::string summary() const;
+};
+
+// Compares x and y (any float/int dtypes; any devices: y is read where x lives).
+diff_metrics compare(const at::Tensor& x, const at::Tensor& y);
+
+// JSON with derived values; NaN/Inf/-0.0 encoded as the strings "NaN", "Inf",
+// "-Inf", "-0.0" because JSON has no literal for them.
+void to_json(nlohmann::json& out, const diff_metrics& m);
+
+// A double as JSON, NaN/Inf/-0.0 encoded explicitly (see above).
+nlohmann::json json_number(double v);
+
+// "%.6g" as Python formats it: 0.0285714, 1, nan, inf.
+std::string format_g6(double v);
+
+}  // namespace graft

@@ -1,0 +1,40 @@
+#pragma once
+// A summary of one tensor for logs and events: layout plus statistics.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace at {
+class Tensor;
+}
+
+namespace graft {
+
+struct tensor_info {
+  std::vector<std::int64_t> shape;
+  std::vector<std::int64_t> stride;
+  std::string dtype;   // "float32", "bfloat16", ...
+  std::string device;  // "cpu", "cuda:0"
+  std::int64_t numel = 0;
+  // Over finite elements, as float64; empty when there are none.
+  std::optional<double> min, max, mean;
+  std::int64_t nan_count = 0;
+  std::int64_t inf_count = 0;
+};
+
+// Describes t (which must be defined). Never throws for any dtype: statistics
+// stay empty for dtypes without an order (complex) or storage (meta).
+tensor_info describe(const at::Tensor& t);
+
+// "float32" for at::kFloat, as torch prints it without the "torch." prefix.
+std::string dtype_name(const at::Tensor& t);
+// "(3, 4)"
+std::string shape_string(const std::vector<std::int64_t>& shape);
+
+void to_json(nlohmann::json& out, const tensor_info& info);
+
+}  // namespace graft
