@@ -1,0 +1,65 @@
+// The cost of a dump point that grafts nothing: a disabled grafter, and an
+// enabled one whose two filters do not match a call with five tags, each
+// against an empty call measured in the same run (the floor).
+#include <benchmark/benchmark.h>
+
+#include <ATen/ATen.h>
+
+#include <graft/grafter.hpp>
+
+namespace {
+
+// The floor: a call that takes the same arguments and does nothing.
+__attribute__((noinline)) void empty_call(const at::Tensor& value, const graft::tags& t) {
+  benchmark::DoNotOptimize(&value);
+  benchmark::DoNotOptimize(&t);
+}
+
+const graft::tags& five_tags() {
+  static const graft::tags t{{"name", "mlp_output"}, {"layer_id", 7}, {"graft_phase", "prefill"},
+                             {"recompute_status", "disabled"}, {"step", 3}};
+  return t;
+}
+
+graft::graft_config enabled_config() {
+  graft::graft_config c;
+  c.enable = true;
+  c.side = graft::role::target;
+  c.master_address = "127.0.0.1";
+  c.master_port = 29500;
+  c.baseline_world_size = c.target_world_size = 1;
+  c.b2t_filter = R"(name in ("layer_input", "attn_output") and graft_phase == "prefill")";
+  c.t2b_filter = "search(r'^hc_', name) is not None and layer_id < 3";
+  return c;
+}
+
+void bm_empty_call(benchmark::State& state) {
+  const at::Tensor value = at::zeros({4});
+  for (auto _ : state) empty_call(value, five_tags());
+}
+BENCHMARK(bm_empty_call);
+
+void bm_disabled_grafter(benchmark::State& state) {
+  graft::grafter g(graft::graft_config{}, {0, 1});
+  const at::Tensor value = at::zeros({4});
+  for (auto _ : state) {
+    g.maybe_intercept(value, five_tags());
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(bm_disabled_grafter);
+
+void bm_enabled_no_match(benchmark::State& state) {
+  graft::grafter g(enabled_config(), {0, 1});
+  const at::Tensor value = at::zeros({4});
+  for (auto _ : state) {
+    g.maybe_intercept(value, five_tags());
+    benchmark::ClobberMemory();
+  }
+  if (g.has_group()) state.SkipWithError("a non-matching call created a group");
+}
+BENCHMARK(bm_enabled_no_match);
+
+}  // namespace
+
+BENCHMARK_MAIN();

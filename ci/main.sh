@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The main job: installs what is missing, builds, runs every graft scenario in
+# real processes, prints the summary and writes the reports under reports/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash ci/build.sh
+mkdir -p reports
+./build/harness/graft run "$@"

@@ -1,0 +1,188 @@
+#include <graft/config.hpp>
+
+#include <cctype>
+#include <cstdlib>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include <graft/error.hpp>
+#include <graft/filter.hpp>
+
+#include "config/field_parsers.hpp"
+
+extern char** environ;
+
+namespace graft {
+
+namespace {
+
+using detail::parse_bool;
+using detail::parse_int;
+using detail::parse_seconds;
+using detail::parse_role;
+
+// One field of the config: how to set it from text and from JSON.
+struct field {
+  const char* key;
+  std::function<void(graft_config&, const std::string& text, const std::string& where)> from_text;
+  std::function<void(graft_config&, const nlohmann::json& value, const std::string& where)> from_json;
+};
+
+std::string expect_json_string(const nlohmann::json& v, const std::string& where) {
+  if (!v.is_string()) GRAFT_THROW(config_error, where + ": expected a string, got " + v.dump());
+  return v.get<std::string>();
+}
+
+int expect_json_int(const nlohmann::json& v, const std::string& where) {
+  if (!v.is_number_integer()) {
+    GRAFT_THROW(config_error, where + ": expected an integer, got " + v.dump());
+  }
+  return v.get<int>();
+}
+
+field string_field(const char* key, std::string graft_config::*member) {
+  return {key, [member](graft_config& c, const std::string& text, const std::string&) { c.*member = text; },
+          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            c.*member = expect_json_string(v, where);
+          }};
+}
+
+field optional_string_field(const char* key, std::optional<std::string> graft_config::*member) {
+  return {key, [member](graft_config& c, const std::string& text, const std::string&) { c.*member = text; },
+          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            if (v.is_null()) c.*member = std::nullopt;
+            else c.*member = expect_json_string(v, where);
+          }};
+}
+
+field int_field(const char* key, int graft_config::*member) {
+  return {key,
+          [member](graft_config& c, const std::string& text, const std::string& where) {
+            c.*member = parse_int(text, where);
+          },
+          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            c.*member = expect_json_int(v, where);
+          }};
+}
+
+const std::vector<field>& fields() {
+  static const std::vector<field> all = {
+      {"enable", [](graft_config& c, const std::string& text, const std::string& where) { c.enable = parse_bool(text, where); },
+       [](graft_config& c, const nlohmann::json& v, const std::string& where) {
+         if (!v.is_boolean()) GRAFT_THROW(config_error, where + ": expected true or false, got " + v.dump());
+         c.enable = v.get<bool>();
+       }},
+      {"role", [](graft_config& c, const std::string& text, const std::string& where) { c.side = parse_role(text, where); },
+       [](graft_config& c, const nlohmann::json& v, const std::string& where) {
+         c.side = parse_role(expect_json_string(v, where), where);
+       }},
+      optional_string_field("b2t_filter", &graft_config::b2t_filter),
+      optional_string_field("t2b_filter", &graft_config::t2b_filter),
+      string_field("master_address", &graft_config::master_address),
+      int_field("master_port", &graft_config::master_port),
+      int_field("baseline_world_size", &graft_config::baseline_world_size),
+      int_field("target_world_size", &graft_config::target_world_size),
+      string_field("backend", &graft_config::backend),
+      string_field("group_name", &graft_config::group_name),
+      {"timeout", [](graft_config& c, const std::string& text, const std::string& where) {
+         c.timeout_seconds = parse_seconds(text, where);
+       },
+       [](graft_config& c, const nlohmann::json& v, const std::string& where) {
+         if (!v.is_number()) GRAFT_THROW(config_error, where + ": expected a number of seconds, got " + v.dump());
+         c.timeout_seconds = v.get<double>();
+       }},
+      optional_string_field("transform_path", &graft_config::transform_path),
+  };
+  return all;
+}
+
+std::string valid_keys_list() {
+  std::string out;
+  for (const auto& key : graft_config::key_names()) out += (out.empty() ? "" : ", ") + key;
+  return out;
+}
+
+// "grafter_b2t_filter" and "b2t_filter" name the same field (the reference's
+// DumperConfig field names carry the prefix).
+const field& find_field(std::string_view key, const std::string& where) {
+  std::string_view bare = key;
+  if (bare.substr(0, 8) == "grafter_") bare.remove_prefix(8);
+  for (const auto& f : fields()) {
+    if (bare == f.key) return f;
+  }
+  GRAFT_THROW(config_error, where + ": unknown config key '" + std::string(key) +
+                                "'. Valid keys: " + valid_keys_list());
+}
+
+bool is_blank(const std::string& s) {
+  for (char c : s) {
+    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string>& graft_config::key_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& f : fields()) out.emplace_back(f.key);
+    return out;
+  }();
+  return names;
+}
+
+std::string graft_config::env_name(std::string_view key) {
+  std::string out = "DUMPER_GRAFTER_";
+  for (char c : key) out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+graft_config graft_config::from_env_map(const std::map<std::string, std::string>& env) {
+  graft_config config;
+  for (const auto& f : fields()) {
+    const std::string name = env_name(f.key);
+    const auto it = env.find(name);
+    if (it == env.end() || is_blank(it->second)) continue;  // unset or blank: the default
+    f.from_text(config, it->second, name);
+  }
+  return config;
+}
+
+graft_config graft_config::from_env() {
+  std::map<std::string, std::string> env;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string_view text(*entry);
+    if (text.substr(0, 15) != "DUMPER_GRAFTER_") continue;
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace(std::string(text.substr(0, eq)), std::string(text.substr(eq + 1)));
+  }
+  return from_env_map(env);
+}
+
+graft_config graft_config::from_kv_pairs(const std::vector<std::string>& pairs) {
+  graft_config config;
+  for (const auto& pair : pairs) {
+    const auto eq = pair.find('=');
+    if (eq == std::string::npos) {
+      GRAFT_THROW(config_error, "invalid config pair (missing '='): '" + pair +
+                                    "'. Write key=value, e.g. role=baseline");
+    }
+    const std::string key = pair.substr(0, eq);
+    find_field(key, "config pair '" + pair + "'").from_text(config, pair.substr(eq + 1), key);
+  }
+  return config;
+}
+
+graft_config graft_config::from_json(const nlohmann::json& object) {
+  if (!object.is_object()) GRAFT_THROW(config_error, "grafter config: expected a JSON object, got " + object.dump());
+  graft_config config;
+  for (const auto& [key, value] : object.items()) {
+    find_field(key, "grafter config").from_json(config, value, key);
+  }
+  return config;
+}
+
+}  // namespace graft

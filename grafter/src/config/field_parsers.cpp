@@ -1,0 +1,65 @@
+#include "config/field_parsers.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdlib>
+
+#include <graft/error.hpp>
+
+namespace graft::detail {
+
+namespace {
+
+std::string trimmed_lower(const std::string& text) {
+  auto begin = text.begin();
+  auto end = text.end();
+  while (begin != end && std::isspace(static_cast<unsigned char>(*begin))) ++begin;
+  while (end != begin && std::isspace(static_cast<unsigned char>(*(end - 1)))) --end;
+  std::string out(begin, end);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+}  // namespace
+
+bool parse_bool(const std::string& text, const std::string& where) {
+  const std::string value = trimmed_lower(text);
+  if (value == "true" || value == "1") return true;
+  if (value == "false" || value == "0") return false;
+  GRAFT_THROW(config_error, where + ": expected true/false/1/0, got '" + text + "'");
+}
+
+int parse_int(const std::string& text, const std::string& where) {
+  const std::string value = trimmed_lower(text);
+  errno = 0;
+  char* end = nullptr;
+  const long parsed = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || end != value.c_str() + value.size() || errno == ERANGE || parsed < INT_MIN ||
+      parsed > INT_MAX) {
+    GRAFT_THROW(config_error, where + ": expected an integer, got '" + text + "'");
+  }
+  return static_cast<int>(parsed);
+}
+
+double parse_seconds(const std::string& text, const std::string& where) {
+  const std::string value = trimmed_lower(text);
+  char* end = nullptr;
+  const double parsed = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed)) {
+    GRAFT_THROW(config_error, where + ": expected a number of seconds, got '" + text + "'");
+  }
+  return parsed;
+}
+
+role parse_role(const std::string& text, const std::string& where) {
+  const std::string value = trimmed_lower(text);
+  if (value == "baseline") return role::baseline;
+  if (value == "target") return role::target;
+  GRAFT_THROW(config_error, where + ": expected 'baseline' or 'target', got '" + text + "'");
+}
+
+}  // namespace graft::detail

@@ -1,0 +1,64 @@
+#include <graft/config.hpp>
+
+#include <string>
+
+#include <graft/error.hpp>
+#include <graft/filter.hpp>
+#include <graft/transform_loader.hpp>
+
+namespace graft {
+
+namespace {
+
+[[noreturn]] void invalid(const std::string& message) {
+  GRAFT_THROW(config_error, message);
+}
+
+}  // namespace
+
+void graft_config::validate() const {
+  if (!enable) return;
+  // The reference's order, so that its users meet the same first complaint.
+  if (!side) {
+    invalid("role must be 'baseline' or 'target' when the grafter is enabled, got nothing; set " +
+            env_name("role") + "=baseline on one side and =target on the other");
+  }
+  if (master_address.empty()) {
+    invalid("master_address must be set when the grafter is enabled; set " + env_name("master_address") +
+            " to the host of graft rank 0 (e.g. 127.0.0.1)");
+  }
+  if (master_port < 1 || master_port > 65535) {
+    invalid("master_port must be a port in 1..65535 when the grafter is enabled, got " +
+            std::to_string(master_port) + "; set " + env_name("master_port"));
+  }
+  if (baseline_world_size <= 0) {
+    invalid("baseline_world_size must be > 0 when the grafter is enabled, got " +
+            std::to_string(baseline_world_size) + "; set " + env_name("baseline_world_size"));
+  }
+  if (target_world_size <= 0) {
+    invalid("target_world_size must be > 0 when the grafter is enabled, got " +
+            std::to_string(target_world_size) + "; set " + env_name("target_world_size"));
+  }
+  if (!b2t_filter && !t2b_filter) {
+    invalid("the grafter is enabled but neither b2t_filter nor t2b_filter is set; nothing would ever be "
+            "grafted. Set " + env_name("b2t_filter") + " or " + env_name("t2b_filter") +
+            " (e.g. name == 'attn_output')");
+  }
+  if (backend != "gloo" && backend != "nccl") {
+    invalid("backend must be 'gloo' or 'nccl', got '" + backend + "'");
+  }
+  if (!(timeout_seconds > 0)) {
+    invalid("timeout must be > 0 seconds, got " + std::to_string(timeout_seconds) + "; set " +
+            env_name("timeout"));
+  }
+  if (group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
+  if (transform_path) {
+    if (const auto problem = spec_problem(*transform_path)) {
+      invalid("transform_path: " + *problem);
+    }
+  }
+  if (b2t_filter) filter::compile(*b2t_filter, "b2t_filter");
+  if (t2b_filter) filter::compile(*t2b_filter, "t2b_filter");
+}
+
+}  // namespace graft

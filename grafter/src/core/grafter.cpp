@@ -1,0 +1,188 @@
+#include <graft/grafter.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <iostream>
+
+#include <graft/c10d_exchange.hpp>
+#include <graft/error.hpp>
+#include <graft/filter.hpp>
+#include <graft/tensor_info.hpp>
+#include <graft/transform_loader.hpp>
+
+#include "core/recv_guard.hpp"
+
+namespace graft {
+
+struct grafter::state {
+  graft_config config;
+  rank_layout layout;
+  std::optional<filter> b2t;
+  std::optional<filter> t2b;
+  std::shared_ptr<event_sink> sink;
+  exchange_factory make_exchange;
+  std::unique_ptr<exchange> group;
+  std::optional<transform> chosen_transform;
+  std::string transform_problem;  // why chosen_transform is empty
+  std::uint64_t sequence = 0;
+
+  void emit(std::string kind, nlohmann::json fields) const {
+    event e;
+    e.kind = std::move(kind);
+    e.fields = std::move(fields);
+    e.time = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    e.pid = static_cast<long>(::getpid());
+    e.side = std::string(to_string(layout.side));
+    e.graft_rank = layout.graft_rank();
+    e.local_rank = layout.local_rank;
+    sink->write(e);
+  }
+};
+
+namespace {
+
+std::optional<filter> compile_optional(const std::optional<std::string>& expression, const char* field) {
+  if (!expression) return std::nullopt;
+  return filter::compile(*expression, field);
+}
+
+nlohmann::json tags_json(const tags& t) {
+  nlohmann::json out;
+  to_json(out, t);
+  return out;
+}
+
+}  // namespace
+
+grafter::grafter(graft_config config, side_rank local, grafter_options options)
+    : state_(std::make_unique<state>()) {
+  config.validate();
+  state_->config = std::move(config);
+  if (!state_->config.enable) return;
+  const graft_config& c = state_->config;
+  state_->layout = make_rank_layout(c, local);
+  state_->b2t = compile_optional(c.b2t_filter, "b2t_filter");
+  state_->t2b = compile_optional(c.t2b_filter, "t2b_filter");
+  state_->sink = options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr);
+  state_->make_exchange = options.make_exchange ? std::move(options.make_exchange) : c10d_exchange_factory();
+  if (options.custom_transform) {
+    state_->chosen_transform = std::move(options.custom_transform);
+  } else if (c.transform_path) {
+    // Loaded once, here. A failure is reported once; every later graft on
+    // this side is skipped with the same reason, and the host carries on.
+    try {
+      state_->chosen_transform = load_transform(*c.transform_path);
+    } catch (const std::exception& e) {
+      state_->transform_problem = e.what();
+      nlohmann::json fields = {{"spec", *c.transform_path}, {"message", e.what()}};
+      if (const auto* load_error = dynamic_cast<const plugin_load_error*>(&e)) {
+        fields["error_kind"] = to_string(load_error->kind());
+      }
+      state_->emit("transform_load", std::move(fields));
+    }
+  } else {
+    state_->chosen_transform = identity_by_rank();
+  }
+  active_ = true;
+}
+
+grafter::~grafter() = default;
+
+bool grafter::has_group() const { return state_->group != nullptr; }
+
+std::uint64_t grafter::matched_calls() const { return state_->sequence; }
+
+const rank_layout& grafter::layout() const { return state_->layout; }
+
+void grafter::intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
+                        const nlohmann::json& extras) {
+  state& s = *state_;
+  const bool b2t = s.b2t && s.b2t->matches(t);
+  const bool t2b = s.t2b && s.t2b->matches(t);
+  if (!b2t && !t2b) return;
+  if (b2t && t2b) {
+    s.emit("filter_conflict", {{"tags", tags_json(t)},
+                               {"message", "tags " + t.to_display_string() +
+                                               " matched BOTH b2t_filter and t2b_filter; the call is skipped. "
+                                               "Narrow one of the filters so that a name flows one way"}});
+    return;
+  }
+  const direction dir = b2t ? direction::b2t : direction::t2b;
+  const bool sends = is_sender(s.layout.side, dir);
+  const bool has_tensor = value != nullptr && value->defined();
+  ++s.sequence;
+
+  if (!has_tensor) {
+    const std::string got = value != nullptr ? "an undefined tensor" : "type=" + std::string(type_name);
+    s.emit("non_tensor",
+           {{"tags", tags_json(t)},
+            {"direction", to_string(dir)},
+            {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
+            {"message", "tags " + t.to_display_string() + " matched " + std::string(to_string(dir)) +
+                            "_filter but the value is not a tensor (got " + got +
+                            "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
+  }
+
+  if (!s.group) {
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      s.group = s.make_exchange(s.config, s.layout);
+    } catch (const std::exception& e) {
+      s.emit("group_error", {{"phase", "init"},
+                             {"master_address", s.config.master_address},
+                             {"master_port", s.config.master_port},
+                             {"graft_world_size", s.layout.graft_world_size()},
+                             {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
+      active_ = false;
+      return;
+    }
+    nlohmann::json fields = s.group->describe();
+    fields["baseline_world_size"] = s.layout.baseline_world_size;
+    fields["target_world_size"] = s.layout.target_world_size;
+    fields["group_name"] = s.config.group_name;
+    fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    s.emit("group_init", std::move(fields));
+  }
+
+  exchange_call call;
+  call.sequence = s.sequence;
+  call.fingerprint = fingerprint(t);
+  call.direction = dir;
+  call.name = std::string(t.name());
+  if (has_tensor) call.recv_device = value->device();
+
+  contribution outgoing;
+  if (sends) {
+    if (has_tensor) outgoing.tensor = *value;
+    outgoing.extras = extras;
+  }
+  received incoming;
+  try {
+    incoming = s.group->run(call, sends ? &outgoing : nullptr);
+  } catch (const desync_error& e) {
+    s.emit("desync", {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"sequence", s.sequence},
+                      {"message", e.what()}});
+    return;
+  } catch (const std::exception& e) {
+    s.emit("group_error", {{"phase", "exchange"}, {"tags", tags_json(t)}, {"direction", to_string(dir)},
+                           {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
+    active_ = false;
+    return;
+  }
+
+  if (!has_tensor) return;
+  if (sends) {
+    s.emit("send", {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
+                    {"tensor", describe(*value)}});
+    return;
+  }
+  detail::recv_request request{t, dir, s.layout, *value, std::move(incoming),
+                               s.chosen_transform ? &*s.chosen_transform : nullptr, s.transform_problem};
+  auto [kind, fields] = detail::graft_received(std::move(request));
+  fields["tags"] = tags_json(t);
+  fields["direction"] = to_string(dir);
+  s.emit(std::move(kind), std::move(fields));
+}
+
+}  // namespace graft

@@ -1,0 +1,58 @@
+#include <graft/event_sink.hpp>
+
+#include <cerrno>
+#include <cstring>
+
+#include <graft/error.hpp>
+
+namespace graft {
+
+jsonl_file_sink::jsonl_file_sink(const std::string& path) : out_(path, std::ios::app) {
+  if (!out_) {
+    GRAFT_THROW(error, "event log '" + path + "' cannot be opened for appending: " + std::strerror(errno) +
+                           "; check that its folder exists and is writable");
+  }
+}
+
+void jsonl_file_sink::write(const event& e) {
+  const std::string line = e.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::lock_guard<std::mutex> lock(mutex_);
+  out_ << line << '\n';
+  out_.flush();
+}
+
+text_sink::text_sink(std::ostream& out) : out_(out) {}
+
+void text_sink::write(const event& e) {
+  const std::string line = e.to_display_line();
+  std::lock_guard<std::mutex> lock(mutex_);
+  out_ << line << '\n';
+  out_.flush();
+}
+
+void memory_sink::write(const event& e) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  events_.push_back(e);
+}
+
+std::vector<event> memory_sink::events() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return events_;
+}
+
+std::vector<event> memory_sink::events_of(const std::string& kind) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<event> out;
+  for (const auto& e : events_) {
+    if (e.kind == kind) out.push_back(e);
+  }
+  return out;
+}
+
+multi_sink::multi_sink(std::vector<std::shared_ptr<event_sink>> sinks) : sinks_(std::move(sinks)) {}
+
+void multi_sink::write(const event& e) {
+  for (const auto& sink : sinks_) sink->write(e);
+}
+
+}  // namespace graft

@@ -1,0 +1,194 @@
+// Every way a graft can fail leaves the target bit for bit unchanged and says
+// why in an event; the host program is never crashed.
+#include <graft/grafter.hpp>
+
+#include <chrono>
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <graft_test/local_world.hpp>
+#include <graft_test/tensor_checks.hpp>
+
+namespace graft {
+namespace {
+
+using graft_test::byte_checksum;
+using graft_test::local_world;
+using graft_test::values;
+
+std::string message_of(const event& e) { return e.fields.value("message", std::string()); }
+
+// Runs a 1+1 b2t graft of `sent` into `target` and returns the target's skip event.
+event expect_skipped(local_world& w, const at::Tensor& sent, at::Tensor target) {
+  const auto before = byte_checksum(target);
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      g.maybe_intercept(sent, {{"name", "x"}});
+    } else {
+      g.maybe_intercept(target, {{"name", "x"}});
+    }
+  });
+  EXPECT_EQ(byte_checksum(target), before) << "the target must be unchanged bit for bit";
+  const auto skipped = w.events_of("recv_skipped", role::target);
+  EXPECT_EQ(skipped.size(), 1u);
+  EXPECT_TRUE(w.events_of("recv_grafted", role::target).empty());
+  return skipped.empty() ? event{} : skipped[0];
+}
+
+TEST(grafter_failures, default_transform_shape_mismatch_asks_for_a_transform) {
+  local_world w;
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::full({4}, 7.0f));
+  EXPECT_EQ(e.fields["error_kind"], "transform_error");
+  EXPECT_NE(message_of(e).find("requires matching shapes"), std::string::npos);
+  EXPECT_NE(message_of(e).find("DUMPER_GRAFTER_TRANSFORM_PATH"), std::string::npos);
+  EXPECT_NE(message_of(e).find("target tensor unchanged"), std::string::npos);
+}
+
+TEST(grafter_failures, throwing_transform) {
+  local_world w;
+  w.custom_transform = transform{"throws", [](const graft_transform_input&) -> at::Tensor {
+                                   throw std::runtime_error("intentional test error from user transform");
+                                 }};
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::full({3}, 9.0f));
+  EXPECT_EQ(e.fields["error_kind"], "transform_raised");
+  EXPECT_NE(message_of(e).find("intentional test error from user transform"), std::string::npos);
+  EXPECT_NE(message_of(e).find("'throws'"), std::string::npos);
+}
+
+TEST(grafter_failures, wrong_shape_candidate_is_never_broadcast) {
+  local_world w;
+  w.custom_transform = transform{"wrong_shape", [](const graft_transform_input&) { return at::zeros({99}); }};
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::full({3}, 7.0f));
+  EXPECT_EQ(e.fields["error_kind"], "shape_mismatch");
+  EXPECT_NE(message_of(e).find("shape (99,) but the target has shape (3,)"), std::string::npos);
+}
+
+// copy_ would broadcast a [4] into a [2, 4] without a word; a graft refuses.
+TEST(grafter_failures, broadcastable_candidate_is_refused) {
+  local_world w;
+  w.custom_transform = transform{"row", [](const graft_transform_input&) { return at::ones({4}); }};
+  const auto e = expect_skipped(w, at::ones({4}), at::zeros({2, 4}));
+  EXPECT_EQ(e.fields["error_kind"], "shape_mismatch");
+}
+
+TEST(grafter_failures, undefined_candidate) {
+  local_world w;
+  w.custom_transform = transform{"nothing", [](const graft_transform_input&) { return at::Tensor(); }};
+  const auto e = expect_skipped(w, at::ones({3}), at::zeros({3}));
+  EXPECT_EQ(e.fields["error_kind"], "transform_undefined");
+}
+
+TEST(grafter_failures, complex_candidate_for_a_real_target) {
+  local_world w;
+  w.custom_transform = transform{"complex", [](const graft_transform_input& in) {
+                                   return at::zeros(in.target.sizes(), at::kComplexFloat);
+                                 }};
+  const auto e = expect_skipped(w, at::ones({3}), at::zeros({3}));
+  EXPECT_EQ(e.fields["error_kind"], "dtype_incompatible");
+}
+
+TEST(grafter_failures, matched_non_tensor_takes_part_and_skips) {
+  local_world w;
+  at::Tensor target = at::full({3}, 5.0f);
+  const auto before = byte_checksum(target);
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      g.maybe_intercept_non_tensor("dict", {{"name", "x"}});
+    } else {
+      g.maybe_intercept(target, {{"name", "x"}});
+    }
+  });
+  EXPECT_EQ(byte_checksum(target), before);
+  const auto non_tensor = w.events_of("non_tensor", role::baseline);
+  ASSERT_EQ(non_tensor.size(), 1u);
+  EXPECT_NE(message_of(non_tensor[0]).find("value is not a tensor (got type=dict)"), std::string::npos);
+  const auto skipped = w.events_of("recv_skipped", role::target);
+  ASSERT_EQ(skipped.size(), 1u);
+  EXPECT_EQ(skipped[0].fields["error_kind"], "sender_absent");
+}
+
+TEST(grafter_failures, both_filters_matching_is_an_event_not_a_crash) {
+  local_world w;
+  w.config.t2b_filter = "name == 'x'";
+  w.run([&](role, int, grafter& g) {
+    at::Tensor t = at::full({2}, 3.0f);
+    g.maybe_intercept(t, {{"name", "x"}, {"layer_id", 1}});
+    EXPECT_EQ(values(t), (std::vector<double>{3, 3}));
+    EXPECT_FALSE(g.has_group());
+  });
+  const auto conflicts = w.sink->events_of("filter_conflict");
+  ASSERT_EQ(conflicts.size(), 2u);
+  EXPECT_NE(message_of(conflicts[0]).find("matched BOTH b2t_filter and t2b_filter"), std::string::npos);
+  EXPECT_NE(message_of(conflicts[0]).find("{'name': 'x', 'layer_id': 1}"), std::string::npos);
+}
+
+TEST(grafter_failures, desync_is_reported_on_every_rank_and_nothing_is_grafted) {
+  local_world w;
+  w.config.b2t_filter = "name in ('x', 'y')";
+  at::Tensor target = at::full({3}, 7.0f);
+  const auto before = byte_checksum(target);
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      g.maybe_intercept(at::ones({3}), {{"name", "x"}});
+    } else {
+      g.maybe_intercept(target, {{"name", "y"}});
+    }
+  });
+  EXPECT_EQ(byte_checksum(target), before);
+  EXPECT_EQ(w.events_of("desync", role::baseline).size(), 1u);
+  const auto desync = w.events_of("desync", role::target);
+  ASSERT_EQ(desync.size(), 1u);
+  EXPECT_NE(message_of(desync[0]).find("'x'"), std::string::npos);
+  EXPECT_NE(message_of(desync[0]).find("'y'"), std::string::npos);
+}
+
+TEST(grafter_failures, missing_peer_times_out_once_then_the_grafter_is_off) {
+  local_world w;
+  w.config.timeout_seconds = 0.3;
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::target) return;  // the target never reaches the dump point
+    at::Tensor t = at::ones({3});
+    g.maybe_intercept(t, {{"name", "x"}});
+    EXPECT_FALSE(g.active());
+    g.maybe_intercept(t, {{"name", "x"}});  // returns at once: no second wait, no second event
+  });
+  const auto errors = w.events_of("group_error", role::baseline);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].fields["phase"], "exchange");
+  EXPECT_NE(message_of(errors[0]).find("now disabled"), std::string::npos);
+}
+
+TEST(grafter_failures, group_creation_failure_disables_the_grafter) {
+  graft_config c = local_world::default_config();
+  c.side = role::baseline;
+  c.baseline_world_size = c.target_world_size = 1;
+  auto sink = std::make_shared<memory_sink>();
+  grafter_options options;
+  options.sink = sink;
+  options.make_exchange = [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
+    throw timeout_error("rendezvous at 127.0.0.1:1 timed out");
+  };
+  grafter g(c, {0, 1}, options);
+  at::Tensor t = at::ones({2});
+  g.maybe_intercept(t, {{"name", "x"}});
+  g.maybe_intercept(t, {{"name", "x"}});
+  EXPECT_FALSE(g.active());
+  const auto errors = sink->events_of("group_error");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].fields["phase"], "init");
+  EXPECT_NE(message_of(errors[0]).find("timed out"), std::string::npos);
+}
+
+TEST(grafter_failures, invalid_config_is_a_config_error_at_construction) {
+  graft_config c = local_world::default_config();
+  c.side = role::baseline;
+  c.baseline_world_size = c.target_world_size = 1;
+  c.b2t_filter = "totally_undefined_helper(name)";
+  EXPECT_THROW(grafter(c, {0, 1}), filter_error);
+  c.b2t_filter = "name == 'x'";
+  EXPECT_THROW(grafter(c, {0, 2}), config_error);  // WORLD_SIZE disagrees with baseline_world_size
+}
+
+}  // namespace
+}  // namespace graft
