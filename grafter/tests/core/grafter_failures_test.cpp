@@ -1,5 +1,6 @@
 // Every way a graft can fail leaves the target bit for bit unchanged and says
 // why in an event; the host program is never crashed.
+#include <graft/error.hpp>
 #include <graft/grafter.hpp>
 
 #include <chrono>

@@ -1,5 +1,6 @@
 // In-process versions of the reference's TestGrafterDistributed round trips,
 // plus the filter-matching cases that need a grafter.
+#include <graft/error.hpp>
 #include <graft/grafter.hpp>
 
 #include <algorithm>
