@@ -1,0 +1,95 @@
+#include <graft/metrics.hpp>
+
+#include <cmath>
+#include <string>
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+
+#include <graft/error.hpp>
+#include <graft/tensor_info.hpp>
+
+#include "stats/passes.hpp"
+
+namespace graft {
+namespace {
+
+void check_comparable(const at::Tensor& t, const char* side) {
+  const std::string name = side;
+  if (!t.defined()) {
+    GRAFT_THROW(error, "compare: " + name + " is undefined; pass a defined at::Tensor");
+  }
+  if (t.layout() != at::kStrided) {
+    GRAFT_THROW(error, "compare: " + name + " is not strided; pass a dense tensor (to_dense())");
+  }
+  if (t.is_meta()) {
+    GRAFT_THROW(error, "compare: " + name + " is on the meta device and holds no values; "
+                       "pass a tensor with storage");
+  }
+  if (!detail::is_real_dtype(t.scalar_type())) {
+    GRAFT_THROW(error, "compare: " + name + " has dtype " + dtype_name(t) +
+                           ", which has no ordered real values; pass a floating, integer or "
+                           "bool tensor");
+  }
+}
+
+const char* outcome_name(diff_metrics::status s) {
+  switch (s) {
+    case diff_metrics::status::ok: return "ok";
+    case diff_metrics::status::empty: return "empty";
+    case diff_metrics::status::shape_mismatch: return "shape_mismatch";
+  }
+  return "ok";
+}
+
+}  // namespace
+
+double diff_metrics::rel_diff() const { return 1.0 - 2.0 * sum_xy / (sum_xx + sum_yy); }
+
+double diff_metrics::mean_abs() const { return sum_abs / static_cast<double>(numel); }
+
+double diff_metrics::cosine() const { return sum_xy / std::sqrt(sum_xx * sum_yy); }
+
+double diff_metrics::sqnr_db() const { return 10.0 * std::log10(sum_xx / sum_dd); }
+
+std::string diff_metrics::summary() const {
+  if (outcome != status::ok) return detail;
+  return "rel_diff=" + format_g6(rel_diff()) + " max_abs=" + format_g6(max_abs) +
+         " mean_abs=" + format_g6(mean_abs());
+}
+
+diff_metrics compare(const at::Tensor& x, const at::Tensor& y) {
+  check_comparable(x, "x");
+  check_comparable(y, "y");
+  diff_metrics m;
+  if (x.sizes() != y.sizes()) {
+    m.outcome = diff_metrics::status::shape_mismatch;
+    m.detail = "shape mismatch (a=" + shape_string(x.sizes().vec()) +
+               " vs b=" + shape_string(y.sizes().vec()) + ")";
+    return m;
+  }
+  if (x.numel() == 0) {
+    m.outcome = diff_metrics::status::empty;
+    m.detail = "empty";
+    return m;
+  }
+  const at::Tensor xd = x.detach();
+  const at::Tensor yd = y.detach().to(x.device());
+  return xd.is_cpu() ? detail::cpu_diff_pass(xd, yd) : detail::aten_diff_pass(xd, yd);
+}
+
+void to_json(nlohmann::json& out, const diff_metrics& m) {
+  out = nlohmann::json{{"outcome", outcome_name(m.outcome)},
+                       {"numel", m.numel},
+                       {"rel_diff", json_number(m.rel_diff())},
+                       {"max_abs", json_number(m.max_abs)},
+                       {"max_abs_index", m.max_abs_index},
+                       {"mean_abs", json_number(m.mean_abs())},
+                       {"cosine", json_number(m.cosine())},
+                       {"sqnr_db", json_number(m.sqnr_db())},
+                       {"nan", {{"x", m.x_nan}, {"y", m.y_nan}}},
+                       {"inf", {{"x", m.x_inf}, {"y", m.y_inf}}}};
+  if (m.outcome != diff_metrics::status::ok) out["detail"] = m.detail;
+}
+
+}  // namespace graft

@@ -1,0 +1,105 @@
+#include <graft/tensor_info.hpp>
+
+#include <cctype>
+#include <string>
+
+#include <ATen/core/Tensor.h>
+#include <nlohmann/json.hpp>
+
+#include <graft/error.hpp>
+#include <graft/metrics.hpp>
+
+#include "stats/passes.hpp"
+
+namespace graft {
+namespace {
+
+// Statistics need readable, ordered values: a strided tensor with storage
+// and a real dtype. Anything else (complex, quantized, meta, sparse) is
+// described by its layout alone.
+bool has_value_stats(const at::Tensor& t) {
+  return t.numel() > 0 && t.layout() == at::kStrided && !t.is_meta() &&
+         detail::is_real_dtype(t.scalar_type());
+}
+
+}  // namespace
+
+std::string dtype_name(const at::Tensor& t) {
+  switch (t.scalar_type()) {
+    case at::kFloat: return "float32";
+    case at::kDouble: return "float64";
+    case at::kHalf: return "float16";
+    case at::kBFloat16: return "bfloat16";
+    case at::kByte: return "uint8";
+    case at::kChar: return "int8";
+    case at::kShort: return "int16";
+    case at::kInt: return "int32";
+    case at::kLong: return "int64";
+    case at::kBool: return "bool";
+    case at::kComplexHalf: return "complex32";
+    case at::kComplexFloat: return "complex64";
+    case at::kComplexDouble: return "complex128";
+    default: break;
+  }
+  // The remaining ATen names (QInt8, QUInt4x2, and the float8 and unsigned
+  // types of later releases) differ from torch's only in case.
+  std::string name = c10::toString(t.scalar_type());
+  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string shape_string(const std::vector<std::int64_t>& shape) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  // Python's tuple repr: a one-element tuple keeps its trailing comma.
+  if (shape.size() == 1) out += ",";
+  return out + ")";
+}
+
+tensor_info describe(const at::Tensor& t) {
+  if (!t.defined()) {
+    GRAFT_THROW(error, "describe: the tensor is undefined; pass a defined at::Tensor");
+  }
+  tensor_info info;
+  info.shape = t.sizes().vec();
+  // Only strided tensors have strides; asking a sparse one throws.
+  if (t.layout() == at::kStrided) info.stride = t.strides().vec();
+  info.dtype = dtype_name(t);
+  info.device = t.device().str();
+  info.numel = t.numel();
+  if (!has_value_stats(t)) return info;
+
+  const at::Tensor values = t.detach();
+  const detail::value_stats s = values.is_cpu() && detail::has_cpu_loop(values.scalar_type())
+                                    ? detail::cpu_value_stats(values)
+                                    : detail::aten_value_stats(values);
+  info.nan_count = s.nan_count;
+  info.inf_count = s.inf_count;
+  if (s.finite_count > 0) {
+    info.min = s.min;
+    info.max = s.max;
+    info.mean = s.sum / static_cast<double>(s.finite_count);
+  }
+  return info;
+}
+
+void to_json(nlohmann::json& out, const tensor_info& info) {
+  const auto optional_number = [](const std::optional<double>& v) {
+    return v ? json_number(*v) : nlohmann::json(nullptr);
+  };
+  out = nlohmann::json{{"shape", info.shape},
+                       {"stride", info.stride},
+                       {"dtype", info.dtype},
+                       {"device", info.device},
+                       {"numel", info.numel},
+                       {"min", optional_number(info.min)},
+                       {"max", optional_number(info.max)},
+                       {"mean", optional_number(info.mean)},
+                       {"nan_count", info.nan_count},
+                       {"inf_count", info.inf_count}};
+}
+
+}  // namespace graft
