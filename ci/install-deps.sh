@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   libtorch-dev libgloo-dev nlohmann-json3-dev libre2-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
 )
