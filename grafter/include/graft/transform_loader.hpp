@@ -1,0 +1,68 @@
+#pragma once
+// Turning a transform spec into a transform.
+//
+// Spec syntax:
+//   builtin:NAME[:KEY=VALUE[,KEY=VALUE...]]   a built-in transform
+//       builtin:identity_by_rank
+//       builtin:reshard            builtin:reshard:dim=1
+//   LIBRARY:SYMBOL                            a transform from a plugin library
+//       /abs/or/rel/path/libmy_transforms.so:double_it
+//       libmy_transforms.so:double_it
+//
+// LIBRARY:SYMBOL is split at the LAST ':' (SYMBOL is a C identifier and never
+// holds one; a path might). The library part "builtin" is reserved: name a file
+// called builtin as ./builtin. A LIBRARY with a '/' is opened as that path. A
+// bare file name is looked for in each directory of GRAFT_PLUGIN_PATH
+// (colon-separated) first, then handed to dlopen as is (LD_LIBRARY_PATH, the
+// ld.so cache, the system directories).
+//
+// Thread safety: load_transform may be called from any thread. The returned
+// transform keeps its library loaded for as long as any copy of it lives; a
+// process-wide cache maps each (library file, symbol) to one loaded instance,
+// so loading the same spec twice opens the library once. Calling the returned
+// fn is as thread-safe as the plugin's function.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <graft/error.hpp>
+#include <graft/transform.hpp>
+
+namespace graft {
+
+// The ways a spec can fail to become a transform.
+enum class plugin_load_error_kind {
+  malformed_spec,     // no ':', an empty part, a bad SYMBOL, an unknown built-in or option
+  library_not_found,  // dlopen failed for every place searched (or the file is no library)
+  symbol_not_found,   // neither graft_transform_SYMBOL nor SYMBOL is in the library
+  not_a_transform,    // SYMBOL exists but was not registered with GRAFT_REGISTER_TRANSFORM
+  abi_mismatch,       // plugin ABI or libtorch version differs from the grafter's
+};
+
+// Why a spec could not become a transform; kind() tells the cases apart and
+// what() names the offending part and the fix.
+class plugin_load_error : public plugin_error {
+ public:
+  plugin_load_error(plugin_load_error_kind kind, const std::string& message)
+      : plugin_error(message), kind_(kind) {}
+  plugin_load_error_kind kind() const noexcept { return kind_; }
+
+ private:
+  plugin_load_error_kind kind_;
+};
+
+std::string_view to_string(plugin_load_error_kind kind);
+
+// The environment variable holding extra plugin directories.
+inline constexpr const char* kGraftPluginPathEnv = "GRAFT_PLUGIN_PATH";
+
+// A message describing what is wrong with the spec's syntax, or nullopt if it
+// is well formed. Checks syntax only (no file access), for config validation.
+std::optional<std::string> spec_problem(std::string_view spec);
+
+// The transform the spec names. Throws plugin_load_error. The returned fn
+// throws transform_error when the plugin reports an error or returns no tensor.
+transform load_transform(std::string_view spec);
+
+}  // namespace graft

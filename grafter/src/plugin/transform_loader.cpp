@@ -1,0 +1,119 @@
+// load_transform: spec -> built-in, or plugin library + vetted descriptor,
+// with one loaded instance per (library file, symbol) while any copy lives.
+
+#include <graft/transform_loader.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <graft/plugin.hpp>
+
+#include "plugin/library_search.hpp"
+#include "plugin/plugin_entry.hpp"
+#include "plugin/transform_spec.hpp"
+
+namespace graft {
+namespace {
+
+// Longer plugin messages are truncated; the first 4 KiB name the problem.
+constexpr std::size_t kPluginErrorCapacity = 4096;
+
+struct plugin_instance {
+  std::unique_ptr<detail::shared_library> library;
+  const graft_transform_descriptor* descriptor;
+  std::string label;  // the spec it was first loaded by
+};
+
+at::Tensor call_plugin(const plugin_instance& plugin, const graft_transform_input& in) {
+  std::array<char, kPluginErrorCapacity> message{};
+  at::Tensor out;
+  if (plugin.descriptor->call(&in, &out, message.data(), message.size()) != 0) {
+    throw transform_error("user transform '" + plugin.label +
+                          "' threw: " + (message[0] != '\0' ? message.data() : "(no message)"));
+  }
+  if (!out.defined()) {
+    throw transform_error("user transform '" + plugin.label +
+                          "' returned an undefined tensor; return the candidate for target");
+  }
+  return out;
+}
+
+transform as_transform(std::shared_ptr<const plugin_instance> plugin) {
+  std::string name = plugin->descriptor->name != nullptr ? plugin->descriptor->name : plugin->label;
+  return transform{std::move(name), [plugin = std::move(plugin)](const graft_transform_input& in) {
+                     return call_plugin(*plugin, in);
+                   }};
+}
+
+std::string canonical_path(const std::string& path) {
+  std::unique_ptr<char, decltype(&std::free)> resolved(::realpath(path.c_str(), nullptr),
+                                                       &std::free);
+  return resolved != nullptr ? std::string(resolved.get()) : path;
+}
+
+// Weak entries: the cache never keeps a library loaded by itself.
+struct instance_cache {
+  std::mutex mutex;
+  std::map<std::string, std::weak_ptr<const plugin_instance>> entries;
+};
+
+instance_cache& cache() {
+  static instance_cache instances;
+  return instances;
+}
+
+}  // namespace
+
+std::string_view to_string(plugin_load_error_kind k) {
+  switch (k) {
+    case plugin_load_error_kind::malformed_spec:
+      return "malformed_spec";
+    case plugin_load_error_kind::library_not_found:
+      return "library_not_found";
+    case plugin_load_error_kind::symbol_not_found:
+      return "symbol_not_found";
+    case plugin_load_error_kind::not_a_transform:
+      return "not_a_transform";
+    case plugin_load_error_kind::abi_mismatch:
+      return "abi_mismatch";
+  }
+  return "unknown";
+}
+
+std::optional<std::string> spec_problem(std::string_view spec) {
+  try {
+    const detail::transform_spec parsed = detail::parse_transform_spec(spec);
+    if (parsed.builtin) detail::make_builtin_transform(parsed);
+    return std::nullopt;
+  } catch (const plugin_load_error& e) {
+    return std::string(e.what());
+  }
+}
+
+transform load_transform(std::string_view spec) {
+  const detail::transform_spec parsed = detail::parse_transform_spec(spec);
+  if (parsed.builtin) return detail::make_builtin_transform(parsed);
+
+  instance_cache& instances = cache();
+  const std::lock_guard<std::mutex> lock(instances.mutex);
+  // Opening an already loaded library only bumps its reference count, so
+  // resolving the file first and checking the cache after is cheap.
+  std::unique_ptr<detail::shared_library> library =
+      detail::open_transform_library(parsed.library, spec);
+  const std::string key = canonical_path(library->path()) + ":" + parsed.symbol;
+  std::weak_ptr<const plugin_instance>& slot = instances.entries[key];
+  if (std::shared_ptr<const plugin_instance> cached = slot.lock())
+    return as_transform(std::move(cached));
+
+  const graft_transform_descriptor* descriptor =
+      detail::find_transform_descriptor(*library, parsed.symbol, spec);
+  auto instance = std::make_shared<const plugin_instance>(
+      plugin_instance{std::move(library), descriptor, std::string(spec)});
+  slot = instance;
+  return as_transform(std::move(instance));
+}
+
+}  // namespace graft
