@@ -11,7 +11,8 @@
 // The sequence (per call, every rank): attn_input (layer 0), attn_output
 // (layer 0), mlp_output (layer 0), then the same for layer 1. The baseline's
 // values are arange(numel) * (call + 1) + 1000 * rank; the target's are zeros,
-// so a grafted tensor is recognisable at a glance.
+// so a grafted tensor is recognisable at a glance. Each call's extras carry
+// {"call", "rank", "scale": 0.5} for transforms that want them.
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
         at::Tensor value = baseline ? at::arange(opt.numel, at::kFloat) * (call + 1) + 1000 * local.rank
                                     : at::zeros({opt.numel});
         g.maybe_intercept(value, {{"name", name}, {"layer_id", layer}},
-                          nlohmann::json{{"call", call}, {"rank", local.rank}});
+                          nlohmann::json{{"call", call}, {"rank", local.rank}, {"scale", 0.5}});
         std::cout << nlohmann::json{{"call", call}, {"name", name}, {"layer_id", layer}, {"values", values_of(value)}}
                          .dump()
                   << std::endl;

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include <graft/metrics.hpp>
+
 namespace graft {
 
 nlohmann::json event::to_json() const {
@@ -18,9 +20,27 @@ nlohmann::json event::to_json() const {
 
 namespace {
 
-// Compact text for one field value: strings bare, everything else as JSON.
+std::string number_text(const nlohmann::json& v) {
+  if (v.is_number()) return format_g6(v.get<double>());
+  return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// Compact text for one field value: strings bare; tensor info and metrics
+// summarised like the reference's lines; everything else as JSON.
 std::string field_text(const nlohmann::json& value) {
-  return value.is_string() ? value.get<std::string>() : value.dump();
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_object() && value.contains("dtype") && value.contains("shape")) {
+    std::string text = "{shape=" + value["shape"].dump() + " dtype=" + number_text(value["dtype"]);
+    for (const char* stat : {"min", "max", "mean"}) {
+      if (value.contains(stat)) text += std::string(" ") + stat + "=" + number_text(value[stat]);
+    }
+    return text + "}";
+  }
+  if (value.is_object() && value.contains("rel_diff") && value.contains("max_abs")) {
+    return "{rel_diff=" + number_text(value["rel_diff"]) + " max_abs=" + number_text(value["max_abs"]) +
+           " mean_abs=" + number_text(value["mean_abs"]) + "}";
+  }
+  return value.dump();
 }
 
 // The fields a reader wants first, in this order; the rest follow sorted.
