@@ -22,6 +22,9 @@ struct graft_config {
   std::optional<role> side;                  // DUMPER_GRAFTER_ROLE
   std::optional<std::string> b2t_filter;     // unset: the direction never matches
   std::optional<std::string> t2b_filter;
+  // Names that flow baseline -> target like b2t, but the receiver only
+  // measures them against its own tensor and never writes it.
+  std::optional<std::string> compare_filter;
   std::string master_address;
   int master_port = -1;
   int baseline_world_size = -1;

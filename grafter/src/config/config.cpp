@@ -79,6 +79,7 @@ const std::vector<field>& fields() {
        }},
       optional_string_field("b2t_filter", &graft_config::b2t_filter),
       optional_string_field("t2b_filter", &graft_config::t2b_filter),
+      optional_string_field("compare_filter", &graft_config::compare_filter),
       string_field("master_address", &graft_config::master_address),
       int_field("master_port", &graft_config::master_port),
       int_field("baseline_world_size", &graft_config::baseline_world_size),

@@ -39,10 +39,10 @@ void graft_config::validate() const {
     invalid("target_world_size must be > 0 when the grafter is enabled, got " +
             std::to_string(target_world_size) + "; set " + env_name("target_world_size"));
   }
-  if (!b2t_filter && !t2b_filter) {
-    invalid("the grafter is enabled but neither b2t_filter nor t2b_filter is set; nothing would ever be "
-            "grafted. Set " + env_name("b2t_filter") + " or " + env_name("t2b_filter") +
-            " (e.g. name == 'attn_output')");
+  if (!b2t_filter && !t2b_filter && !compare_filter) {
+    invalid("the grafter is enabled but neither b2t_filter nor t2b_filter (nor compare_filter) is set; "
+            "nothing would ever be grafted. Set " + env_name("b2t_filter") + ", " + env_name("t2b_filter") +
+            " or " + env_name("compare_filter") + " (e.g. name == 'attn_output')");
   }
   if (backend != "gloo" && backend != "nccl") {
     invalid("backend must be 'gloo' or 'nccl', got '" + backend + "'");
@@ -59,6 +59,7 @@ void graft_config::validate() const {
   }
   if (b2t_filter) filter::compile(*b2t_filter, "b2t_filter");
   if (t2b_filter) filter::compile(*t2b_filter, "t2b_filter");
+  if (compare_filter) filter::compile(*compare_filter, "compare_filter");
 }
 
 }  // namespace graft

@@ -40,6 +40,24 @@ TEST(config_from_env, parses_int_fields) {
   EXPECT_DOUBLE_EQ(c.timeout_seconds, 120.0);
 }
 
+TEST(config_from_env, parses_the_compare_filter) {
+  const auto c = graft_config::from_env_map({{"DUMPER_GRAFTER_COMPARE_FILTER", "name == 'mlp_output'"}});
+  EXPECT_EQ(c.compare_filter, "name == 'mlp_output'");
+}
+
+TEST(config_validate, a_compare_filter_alone_is_enough_and_must_compile) {
+  graft_config c;
+  c.enable = true;
+  c.side = role::target;
+  c.master_address = "127.0.0.1";
+  c.master_port = 2000;
+  c.baseline_world_size = c.target_world_size = 1;
+  c.compare_filter = "layer_id >= 0";
+  EXPECT_NO_THROW(c.validate());
+  c.compare_filter = "layer_id >=";
+  EXPECT_NE(error_of([&] { c.validate(); }).find("compare_filter"), std::string::npos);
+}
+
 TEST(config_from_env, role) {
   const auto c = graft_config::from_env_map({{"DUMPER_GRAFTER_ROLE", "baseline"}});
   ASSERT_TRUE(c.side.has_value());
@@ -151,7 +169,7 @@ TEST(config_kv_pairs, errors) {
   EXPECT_NE(error_of([] { graft_config::from_kv_pairs({"role"}); }).find("missing '='"), std::string::npos);
   const std::string unknown = error_of([] { graft_config::from_kv_pairs({"colour=red"}); });
   EXPECT_NE(unknown.find("unknown config key 'colour'"), std::string::npos);
-  EXPECT_NE(unknown.find("Valid keys: enable, role, b2t_filter"), std::string::npos);
+  EXPECT_NE(unknown.find("Valid keys: enable, role, b2t_filter, t2b_filter, compare_filter"), std::string::npos);
   EXPECT_NE(error_of([] { graft_config::from_kv_pairs({"master_port=abc"}); }).find("expected an integer"),
             std::string::npos);
 }
