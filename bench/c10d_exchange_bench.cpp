@@ -1,0 +1,211 @@
+// The c10d exchange's cost over its floor: a 1+1 b2t exchange of float32
+// tensors over Gloo on the loopback, against a raw Gloo send/recv of the same
+// bytes on a separate ProcessGroupGloo. Each benchmark runs two threads with
+// the same iteration count: thread 0 is the sender, thread 1 the receiver.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+
+#include <ATen/ATen.h>
+#include <benchmark/benchmark.h>
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <graft/c10d_exchange.hpp>
+#include <graft/config.hpp>
+
+namespace {
+
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
+      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
+    throw std::runtime_error("free_port: no loopback port");
+  }
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+// Both ranks of each world, created once: creation needs both at the same time.
+struct worlds {
+  std::array<std::unique_ptr<graft::exchange>, 2> exchanges;
+  std::array<c10::intrusive_ptr<c10d::ProcessGroupGloo>, 2> raw;
+  std::array<std::uint64_t, 2> sequence{0, 0};
+
+  worlds() {
+    graft::graft_config config;
+    config.enable = true;
+    config.master_address = "127.0.0.1";
+    config.master_port = free_port();
+    config.baseline_world_size = 1;
+    config.target_world_size = 1;
+    config.timeout_seconds = 60;
+    const int raw_port = free_port();
+    auto join = [&](int rank) {
+      graft::rank_layout layout;
+      layout.side = rank == 0 ? graft::role::baseline : graft::role::target;
+      exchanges[static_cast<std::size_t>(rank)] = graft::c10d_exchange_factory()(config, layout);
+
+      c10d::TCPStoreOptions options;
+      options.port = static_cast<std::uint16_t>(raw_port);
+      options.isServer = rank == 0;
+      options.waitWorkers = false;
+      auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", options);
+      auto pg_options = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
+      pg_options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+      raw[static_cast<std::size_t>(rank)] = c10::make_intrusive<c10d::ProcessGroupGloo>(
+          c10::make_intrusive<c10d::PrefixStore>("raw", store), rank, 2, pg_options);
+    };
+    std::thread target(join, 1);
+    join(0);
+    target.join();
+  }
+};
+
+worlds& the_worlds() {
+  static worlds w;
+  return w;
+}
+
+std::int64_t bytes_of(const benchmark::State& state) { return state.range(0); }
+
+void BM_c10d_exchange(benchmark::State& state) {
+  worlds& w = the_worlds();
+  const int me = state.thread_index();
+  graft::exchange& ex = *w.exchanges[static_cast<std::size_t>(me)];
+  const graft::contribution mine{at::rand({bytes_of(state) / 4}), nullptr};
+  graft::exchange_call call;
+  call.name = "bench";
+  call.fingerprint = 7;
+  for (auto _ : state) {
+    call.sequence = w.sequence[static_cast<std::size_t>(me)]++;
+    if (me == 0) {
+      ex.run(call, &mine);
+    } else {
+      benchmark::DoNotOptimize(ex.run(call, nullptr));
+    }
+  }
+  if (me == 0) {
+    state.SetBytesProcessed(state.iterations() * bytes_of(state));
+    state.counters["bytes"] = static_cast<double>(bytes_of(state));
+  }
+}
+
+void BM_raw_gloo_send_recv(benchmark::State& state) {
+  worlds& w = the_worlds();
+  const int me = state.thread_index();
+  c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
+  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
+  for (auto _ : state) {
+    if (me == 0) {
+      pg.send(buffer, 1, 0)->wait();
+    } else {
+      pg.recv(buffer, 0, 0)->wait();
+    }
+  }
+  if (me == 0) {
+    state.SetBytesProcessed(state.iterations() * bytes_of(state));
+    state.counters["bytes"] = static_cast<double>(bytes_of(state));
+  }
+}
+
+// The same with a fresh receive buffer per call, as the exchange must hand
+// its caller a tensor of its own: what allocation and first touch cost.
+void BM_raw_gloo_send_recv_fresh_buffer(benchmark::State& state) {
+  worlds& w = the_worlds();
+  const int me = state.thread_index();
+  c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
+  std::vector<at::Tensor> buffer{at::rand({bytes_of(state) / 4})};
+  for (auto _ : state) {
+    if (me == 0) {
+      pg.send(buffer, 1, 0)->wait();
+    } else {
+      std::vector<at::Tensor> fresh{at::empty({bytes_of(state) / 4})};
+      pg.recv(fresh, 0, 0)->wait();
+    }
+  }
+  if (me == 0) {
+    state.SetBytesProcessed(state.iterations() * bytes_of(state));
+    state.counters["bytes"] = static_cast<double>(bytes_of(state));
+  }
+}
+
+// The floor of the exchange's protocol: the same bytes after a 208-byte
+// message each way (what the header costs by itself).
+void BM_raw_gloo_header_then_payload(benchmark::State& state) {
+  worlds& w = the_worlds();
+  const int me = state.thread_index();
+  const int peer = 1 - me;
+  c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
+  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
+  std::vector<at::Tensor> header_out{at::zeros({26}, at::kLong)};
+  std::vector<at::Tensor> header_in{at::zeros({26}, at::kLong)};
+  int tag = 1;
+  for (auto _ : state) {
+    auto in = pg.recv(header_in, peer, 0);
+    auto out = pg.send(header_out, peer, 0);
+    in->wait();
+    out->wait();
+    tag += 4;  // a tag per call, as the exchange uses
+    if (me == 0) {
+      pg.send(buffer, 1, tag)->wait();
+    } else {
+      pg.recv(buffer, 0, tag)->wait();
+    }
+  }
+  if (me == 0) {
+    state.SetBytesProcessed(state.iterations() * bytes_of(state));
+    state.counters["bytes"] = static_cast<double>(bytes_of(state));
+  }
+}
+
+// The same with the header as Gloo's all-gather, the other way to build it.
+void BM_raw_gloo_allgather_then_payload(benchmark::State& state) {
+  worlds& w = the_worlds();
+  const int me = state.thread_index();
+  c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
+  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
+  std::vector<at::Tensor> header{at::zeros({26}, at::kLong)};
+  std::vector<std::vector<at::Tensor>> gathered{{at::zeros({26}, at::kLong), at::zeros({26}, at::kLong)}};
+  for (auto _ : state) {
+    pg.allgather(gathered, header)->wait();
+    if (me == 0) {
+      pg.send(buffer, 1, 0)->wait();
+    } else {
+      pg.recv(buffer, 0, 0)->wait();
+    }
+  }
+  if (me == 0) {
+    state.SetBytesProcessed(state.iterations() * bytes_of(state));
+    state.counters["bytes"] = static_cast<double>(bytes_of(state));
+  }
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t bytes : {std::int64_t{4} << 10, std::int64_t{1} << 20, std::int64_t{16} << 20,
+                             std::int64_t{64} << 20}) {
+    b->Arg(bytes);
+  }
+  b->Threads(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
+BENCHMARK(BM_c10d_exchange)->Apply(sizes);
+BENCHMARK(BM_raw_gloo_send_recv)->Apply(sizes);
+BENCHMARK(BM_raw_gloo_send_recv_fresh_buffer)->Apply(sizes);
+BENCHMARK(BM_raw_gloo_header_then_payload)->Apply(sizes);
+BENCHMARK(BM_raw_gloo_allgather_then_payload)->Apply(sizes);
+
+}  // namespace
+
+BENCHMARK_MAIN();

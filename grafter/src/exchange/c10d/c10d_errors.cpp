@@ -1,0 +1,53 @@
+#include "exchange/c10d/c10d_errors.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <exception>
+
+#include <c10/util/Exception.h>
+#include <torch/csrc/distributed/c10d/exception.h>
+
+#include <graft/error.hpp>
+
+namespace graft::detail {
+namespace {
+
+// Gloo reports an expired wait as an IoException ("Timed out waiting 2000ms
+// for recv operation to complete") and c10d's Work::wait as a c10::Error
+// ("Operation timed out!"): neither has a type of its own, so the text decides.
+bool reads_as_timeout(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text.find("timed out") != std::string::npos || text.find("timeout") != std::string::npos;
+}
+
+std::string compose(const std::string& context, std::string what, const std::string& fix) {
+  while (!what.empty() && (what.back() == '.' || what.back() == '\n' || what.back() == ' ')) what.pop_back();
+  std::string message = context + ": " + what;
+  if (!fix.empty()) message += ". " + fix;
+  return message;
+}
+
+}  // namespace
+
+void rethrow_as_graft_error(const std::string& context, const std::string& fix) {
+  try {
+    throw;
+  } catch (const graft::error&) {
+    throw;
+  } catch (const c10d::TimeoutError& e) {
+    GRAFT_THROW(timeout_error, compose(context, e.what(), fix));
+  } catch (const c10::Error& e) {
+    // what() carries a C++ backtrace; the message alone is what a user needs.
+    const std::string what = e.what_without_backtrace();
+    if (reads_as_timeout(what)) GRAFT_THROW(timeout_error, compose(context, what, fix));
+    GRAFT_THROW(exchange_error, compose(context, what, fix));
+  } catch (const std::exception& e) {
+    if (reads_as_timeout(e.what())) GRAFT_THROW(timeout_error, compose(context, e.what(), fix));
+    GRAFT_THROW(exchange_error, compose(context, e.what(), fix));
+  } catch (...) {
+    GRAFT_THROW(exchange_error, compose(context, "an unknown exception", fix));
+  }
+}
+
+}  // namespace graft::detail

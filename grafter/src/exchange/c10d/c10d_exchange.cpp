@@ -1,0 +1,97 @@
+#include <graft/c10d_exchange.hpp>
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <graft/config.hpp>
+#include <graft/error.hpp>
+
+#include "exchange/c10d/call_transport.hpp"
+#include "exchange/c10d/messages.hpp"
+#include "exchange/c10d/rendezvous.hpp"
+#include "exchange/c10d/wire_header.hpp"
+
+namespace graft {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+class c10d_exchange final : public exchange {
+ public:
+  c10d_exchange(const graft_config& config, const rank_layout& layout)
+      : config_(config), layout_(layout), timeout_(detail::exchange_timeout(config)),
+        groups_(detail::join_graft_world(config, layout)) {}
+
+  received run(const exchange_call& call, const contribution* outgoing) override {
+    if (broken_) {
+      GRAFT_THROW(exchange_error, call_context(call) + ": the exchange is out of service since an earlier "
+                                                       "failure: " + *broken_);
+    }
+    const bool sending = is_sender(layout_.side, call.direction);
+    const detail::outgoing_payload payload =
+        detail::prepare_outgoing(call, outgoing, sending, layout_.graft_rank(), groups_.has_nccl());
+    const std::vector<detail::wire_header> headers = in_transport([&] {
+      return transport(call, "header exchange").gather_headers(payload.header);
+    });
+    // Every rank holds the same headers, so every rank stops here together
+    // (desync, a tensor that cannot travel) and the group stays in step.
+    detail::check_wire_headers(headers, payload.header, layout_);
+    return in_transport([&] {
+      detail::call_transport mover = transport(call, "payload");
+      if (!sending) return mover.receive(call, headers);
+      mover.send(call, payload);
+      return received{};
+    });
+  }
+
+  nlohmann::json describe() const override {
+    return {{"transport", "c10d"},
+            {"backend", config_.backend},
+            {"master_address", config_.master_address},
+            {"master_port", config_.master_port},
+            {"group_name", config_.group_name},
+            {"graft_rank", layout_.graft_rank()},
+            {"graft_world_size", layout_.graft_world_size()}};
+  }
+
+ private:
+  // A transfer that fails half-way leaves the ranks out of step: later calls
+  // would only wait out the timeout again, so the exchange refuses them.
+  template <typename F>
+  auto in_transport(F&& transfer) -> decltype(transfer()) {
+    try {
+      return transfer();
+    } catch (const error& e) {
+      broken_ = e.what();
+      throw;
+    }
+  }
+
+  // Each phase of a call gets the whole timeout.
+  detail::call_transport transport(const exchange_call& call, const std::string& phase) const {
+    return detail::call_transport(groups_, layout_, clock::now() + timeout_, call_context(call) + ": " + phase);
+  }
+
+  std::string call_context(const exchange_call& call) const {
+    return detail::endpoint_text(config_, layout_) + ", dump call '" + call.name + "' (sequence " +
+           std::to_string(call.sequence) + ")";
+  }
+
+  graft_config config_;
+  rank_layout layout_;
+  std::chrono::milliseconds timeout_;
+  detail::c10d_groups groups_;
+  std::optional<std::string> broken_;
+};
+
+}  // namespace
+
+exchange_factory c10d_exchange_factory() {
+  return [](const graft_config& config, const rank_layout& layout) -> std::unique_ptr<exchange> {
+    return std::make_unique<c10d_exchange>(config, layout);
+  };
+}
+
+}  // namespace graft

@@ -1,0 +1,163 @@
+#include "exchange/c10d/rendezvous.hpp"
+
+#include <netdb.h>
+#include <sys/socket.h>
+
+#include <cmath>
+#include <cstdlib>
+
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
+
+#include <graft/error.hpp>
+
+#include "exchange/c10d/c10d_errors.hpp"
+#include "exchange/c10d/layout_agreement.hpp"
+#include "exchange/c10d/messages.hpp"
+
+namespace graft::detail {
+namespace {
+
+// Resolving up front turns a typo in the address into an immediate, named
+// error; c10d's client would retry it until the timeout.
+void check_address_resolves(const graft_config& config) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  const int rc = getaddrinfo(config.master_address.c_str(), nullptr, &hints, &found);
+  if (rc != 0) {
+    GRAFT_THROW(config_error, "master_address: '" + config.master_address + "' does not resolve (" +
+                                  gai_strerror(rc) +
+                                  "); set it to a host name or IP address every process can reach");
+  }
+  freeaddrinfo(found);
+}
+
+bool is_loopback(const std::string& address) {
+  return address == "localhost" || address == "::1" || address.rfind("127.", 0) == 0;
+}
+
+// Which interface Gloo listens on: the user's GLOO_SOCKET_IFNAME (as in
+// torch.distributed), the loopback when the whole world is on this host, else
+// the address this host's name resolves to.
+std::shared_ptr<gloo::transport::Device> make_gloo_device(const std::string& master_address) {
+  if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname != nullptr && *ifname != '\0') {
+    return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
+  }
+  if (is_loopback(master_address)) return c10d::ProcessGroupGloo::createDeviceForHostname(master_address);
+  return c10d::ProcessGroupGloo::createDefaultDevice();
+}
+
+c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const rank_layout& layout,
+                                           std::chrono::milliseconds timeout) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(config.master_port);
+  options.isServer = layout.graft_rank() == 0;
+  // The layout check that follows is the barrier: it names missing ranks.
+  options.waitWorkers = false;
+  options.timeout = timeout;
+  const std::string where = config.master_address + ":" + std::to_string(config.master_port);
+  try {
+    return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
+  } catch (...) {
+    if (options.isServer) {
+      rethrow_as_graft_error(
+          endpoint_text(config, layout) + ": cannot host the rendezvous store on port " +
+              std::to_string(config.master_port),
+          "Is another process (or an earlier run) using port " + std::to_string(config.master_port) +
+              "? Choose a free master_port, the same on both sides, or stop that process");
+    }
+    rethrow_as_graft_error(
+        endpoint_text(config, layout) + ": cannot reach the rendezvous store at " + where + " within " +
+            seconds_text(config.timeout_seconds),
+        "Graft rank 0 (baseline rank 0) hosts it: check that the baseline side is running and that "
+        "master_address and master_port are the same on both sides and reachable from this host");
+  }
+}
+
+c10::intrusive_ptr<c10d::ProcessGroupGloo> make_gloo_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                                       const graft_config& config, const rank_layout& layout,
+                                                       std::chrono::milliseconds timeout) {
+  try {
+    auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+    options->devices.push_back(make_gloo_device(config.master_address));
+    return c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("gloo", store),
+                                                       layout.graft_rank(), layout.graft_world_size(), options);
+  } catch (...) {
+    rethrow_as_graft_error(endpoint_text(config, layout) + ": creating the Gloo process group failed",
+                           "Check that every process of both sides is still running and that they can "
+                           "reach each other (GLOO_SOCKET_IFNAME chooses the network interface)");
+  }
+}
+
+#ifdef GRAFT_WITH_NCCL
+c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_ptr<c10d::Store>& store,
+                                                       const graft_config& config, const rank_layout& layout,
+                                                       std::chrono::milliseconds timeout) {
+  try {
+    auto options = c10d::ProcessGroupNCCL::Options::create();
+    options->timeout = timeout;
+    return c10::make_intrusive<c10d::ProcessGroupNCCL>(c10::make_intrusive<c10d::PrefixStore>("nccl", store),
+                                                       layout.graft_rank(), layout.graft_world_size(), options);
+  } catch (...) {
+    rethrow_as_graft_error(endpoint_text(config, layout) + ": creating the NCCL process group failed",
+                           "Check that every process sees a CUDA device, or use backend=gloo");
+  }
+}
+#endif
+
+}  // namespace
+
+bool c10d_groups::has_nccl() const {
+#ifdef GRAFT_WITH_NCCL
+  return bool(nccl);
+#else
+  return false;
+#endif
+}
+
+void check_c10d_config(const graft_config& config) {
+  if (config.backend == "nccl") {
+#ifndef GRAFT_WITH_NCCL
+    GRAFT_THROW(config_error,
+                "backend: 'nccl' needs a CUDA build of libtorch, and graft was built without NCCL "
+                "(its libtorch has no CUDA); use backend=gloo");
+#endif
+  } else if (config.backend != "gloo") {
+    GRAFT_THROW(config_error, "backend: '" + config.backend + "' is not supported; use gloo or nccl");
+  }
+  if (config.master_address.empty()) {
+    GRAFT_THROW(config_error, "master_address: empty; set it to the host of baseline rank 0");
+  }
+  if (config.master_port < 1 || config.master_port > 65535) {
+    GRAFT_THROW(config_error, "master_port: " + std::to_string(config.master_port) +
+                                  " is not a TCP port; use a free port in 1..65535");
+  }
+  if (!(config.timeout_seconds > 0) || !std::isfinite(config.timeout_seconds)) {
+    GRAFT_THROW(config_error, "timeout_seconds: " + std::to_string(config.timeout_seconds) +
+                                  " is not a positive number of seconds");
+  }
+}
+
+std::chrono::milliseconds exchange_timeout(const graft_config& config) {
+  return std::chrono::milliseconds(
+      std::max<long long>(1, static_cast<long long>(std::ceil(config.timeout_seconds * 1000.0))));
+}
+
+c10d_groups join_graft_world(const graft_config& config, const rank_layout& layout) {
+  check_c10d_config(config);
+  check_address_resolves(config);
+  const std::chrono::milliseconds timeout = exchange_timeout(config);
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  c10d_groups groups;
+  groups.store = c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout));
+  agree_on_layout(*groups.store, config, layout, deadline);
+  groups.gloo = make_gloo_group(groups.store, config, layout, timeout);
+#ifdef GRAFT_WITH_NCCL
+  if (config.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, timeout);
+#endif
+  return groups;
+}
+
+}  // namespace graft::detail

@@ -1,0 +1,173 @@
+#include "exchange/c10d/wire_header.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include <ATen/Functions.h>
+
+#include <graft/error.hpp>
+
+#include "exchange/c10d/messages.hpp"
+#include "exchange/header_check.hpp"
+
+namespace graft::detail {
+namespace {
+
+// "GRFT" and the layout version: a peer built from another graft version is
+// named as such instead of being read as garbage.
+constexpr std::int64_t kHeaderVersion = 1;
+constexpr std::int64_t kMagicVersion = (std::int64_t{0x47524654} << 16) | kHeaderVersion;
+
+enum slot : std::int64_t {
+  kSlotMagic = 0,
+  kSlotSequence,
+  kSlotFingerprint,
+  kSlotDirection,
+  kSlotGraftRank,
+  kSlotState,
+  kSlotDtype,
+  kSlotNdim,
+  kSlotShape,
+  kSlotExtrasBytes = kSlotShape + kMaxHeaderDims,
+  kSlotRoute,
+  kSlotName,
+  kSlotCount = kSlotName + static_cast<std::int64_t>(kHeaderNameBytes / sizeof(std::int64_t)),
+};
+
+std::int64_t to_slot(std::uint64_t value) {
+  std::int64_t out = 0;
+  std::memcpy(&out, &value, sizeof(out));
+  return out;
+}
+
+std::uint64_t from_slot(std::int64_t value) {
+  std::uint64_t out = 0;
+  std::memcpy(&out, &value, sizeof(out));
+  return out;
+}
+
+std::string hex(std::uint64_t value) {
+  std::ostringstream out;
+  out << "0x" << std::hex << value;
+  return out.str();
+}
+
+std::string call_text(const wire_header& h) {
+  std::ostringstream out;
+  out << "'" << h.name << "' (sequence " << h.sequence << ", fingerprint " << hex(h.fingerprint)
+      << ", " << to_string(h.direction) << ")";
+  return out.str();
+}
+
+[[noreturn]] void bad_header(int graft_rank, const std::string& what) {
+  GRAFT_THROW(exchange_error,
+              "exchange header from graft rank " + std::to_string(graft_rank) + " is invalid: " +
+                  what + "; both sides must run the same graft version");
+}
+
+}  // namespace
+
+std::int64_t header_slots() { return kSlotCount; }
+
+at::Tensor encode_header(const wire_header& header) {
+  at::Tensor slots = at::zeros({kSlotCount}, at::kLong);
+  std::int64_t* s = slots.data_ptr<std::int64_t>();
+  s[kSlotMagic] = kMagicVersion;
+  s[kSlotSequence] = to_slot(header.sequence);
+  s[kSlotFingerprint] = to_slot(header.fingerprint);
+  s[kSlotDirection] = header.direction == direction::b2t ? 0 : 1;
+  s[kSlotGraftRank] = header.graft_rank;
+  s[kSlotState] = static_cast<std::int64_t>(header.state);
+  s[kSlotDtype] = static_cast<std::int64_t>(header.dtype);
+  if (header.state == payload_state::too_many_dims) {
+    s[kSlotNdim] = static_cast<std::int64_t>(header.shape.size());
+  } else {
+    s[kSlotNdim] = static_cast<std::int64_t>(std::min<std::size_t>(header.shape.size(), kMaxHeaderDims));
+    std::copy_n(header.shape.begin(), s[kSlotNdim], s + kSlotShape);
+  }
+  s[kSlotExtrasBytes] = header.extras_bytes;
+  s[kSlotRoute] = static_cast<std::int64_t>(header.route);
+  std::memcpy(s + kSlotName, header.name.data(), std::min(header.name.size(), kHeaderNameBytes));
+  return slots;
+}
+
+wire_header decode_header(const at::Tensor& slots, int graft_rank) {
+  if (slots.scalar_type() != at::kLong || slots.numel() != kSlotCount) {
+    bad_header(graft_rank, "expected " + std::to_string(kSlotCount) + " int64 slots");
+  }
+  const at::Tensor c = slots.contiguous();
+  const std::int64_t* s = c.data_ptr<std::int64_t>();
+  if (s[kSlotMagic] != kMagicVersion) {
+    bad_header(graft_rank, "magic/version " + hex(from_slot(s[kSlotMagic])) + ", this build speaks " +
+                               hex(from_slot(kMagicVersion)));
+  }
+  if (s[kSlotGraftRank] != graft_rank) {
+    bad_header(graft_rank, "it claims graft rank " + std::to_string(s[kSlotGraftRank]));
+  }
+  if (s[kSlotDirection] != 0 && s[kSlotDirection] != 1) {
+    bad_header(graft_rank, "direction " + std::to_string(s[kSlotDirection]));
+  }
+  if (s[kSlotState] < 0 || s[kSlotState] > static_cast<std::int64_t>(payload_state::not_strided)) {
+    bad_header(graft_rank, "payload state " + std::to_string(s[kSlotState]));
+  }
+  if (s[kSlotDtype] < 0 || s[kSlotDtype] >= static_cast<std::int64_t>(c10::ScalarType::NumOptions)) {
+    bad_header(graft_rank, "dtype " + std::to_string(s[kSlotDtype]));
+  }
+  if (s[kSlotRoute] != 0 && s[kSlotRoute] != 1) {
+    bad_header(graft_rank, "payload route " + std::to_string(s[kSlotRoute]));
+  }
+  if (s[kSlotExtrasBytes] < 0) {
+    bad_header(graft_rank, "extras length " + std::to_string(s[kSlotExtrasBytes]));
+  }
+  wire_header h;
+  h.sequence = from_slot(s[kSlotSequence]);
+  h.fingerprint = from_slot(s[kSlotFingerprint]);
+  h.direction = s[kSlotDirection] == 0 ? direction::b2t : direction::t2b;
+  h.graft_rank = graft_rank;
+  h.state = static_cast<payload_state>(s[kSlotState]);
+  h.dtype = static_cast<c10::ScalarType>(s[kSlotDtype]);
+  const std::int64_t ndim = s[kSlotNdim];
+  if (h.state == payload_state::too_many_dims) {
+    h.shape.assign(static_cast<std::size_t>(std::max<std::int64_t>(ndim, 0)), 0);
+  } else {
+    if (ndim < 0 || ndim > kMaxHeaderDims) bad_header(graft_rank, "ndim " + std::to_string(ndim));
+    h.shape.assign(s + kSlotShape, s + kSlotShape + ndim);
+    if (std::any_of(h.shape.begin(), h.shape.end(), [](std::int64_t d) { return d < 0; })) {
+      bad_header(graft_rank, "negative size in shape");
+    }
+  }
+  h.extras_bytes = s[kSlotExtrasBytes];
+  h.route = static_cast<payload_route>(s[kSlotRoute]);
+  const char* name = reinterpret_cast<const char*>(s + kSlotName);
+  h.name.assign(name, strnlen(name, kHeaderNameBytes));
+  return h;
+}
+
+void check_wire_headers(const std::vector<wire_header>& headers, const wire_header& mine,
+                        const rank_layout& layout) {
+  std::vector<call_header> calls;
+  for (const wire_header& h : headers) calls.push_back({h.sequence, h.fingerprint, h.direction, h.name});
+  check_headers(calls, mine.graft_rank);
+  for (const wire_header& h : headers) {
+    if (!is_sender(h.graft_rank < layout.baseline_world_size ? role::baseline : role::target,
+                   mine.direction)) {
+      continue;
+    }
+    if (h.state == payload_state::too_many_dims) {
+      GRAFT_THROW(exchange_error, rank_text(layout, h.graft_rank) + " cannot send its tensor for " +
+                                      call_text(h) + ": it has " + std::to_string(h.shape.size()) +
+                                      " dimensions, the exchange carries at most " +
+                                      std::to_string(kMaxHeaderDims) +
+                                      "; reshape it before the dump call. Nothing was exchanged");
+    }
+    if (h.state == payload_state::not_strided) {
+      GRAFT_THROW(exchange_error, rank_text(layout, h.graft_rank) + " cannot send its tensor for " +
+                                      call_text(h) +
+                                      ": only strided (dense) tensors can travel; convert it "
+                                      "with to_dense() before the dump call. Nothing was exchanged");
+    }
+  }
+}
+
+}  // namespace graft::detail

@@ -1,0 +1,57 @@
+#pragma once
+// The fixed-size header every rank contributes to a call's all-gather: enough
+// for every rank to check that all ranks reached the same dump call, and for
+// receivers to allocate each sender's tensor and extras before the payload.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <c10/core/ScalarType.h>
+
+#include <graft/role.hpp>
+
+namespace graft::detail {
+
+inline constexpr int kMaxHeaderDims = 8;
+inline constexpr std::size_t kHeaderNameBytes = 64;  // the name travels, truncated, for messages
+
+// What a rank contributes. For receivers only the call's identity matters.
+enum class payload_state : std::int64_t {
+  none = 0,           // a receiver, or a sender whose value is absent
+  present = 1,
+  too_many_dims = 2,  // cannot be described by the header
+  not_strided = 3,    // sparse or other layouts have no raw bytes to send
+};
+
+// The group a sender's tensor bytes travel on.
+enum class payload_route : std::int64_t { gloo = 0, nccl = 1 };
+
+struct wire_header {
+  std::uint64_t sequence = 0;
+  std::uint64_t fingerprint = 0;
+  graft::direction direction = graft::direction::b2t;
+  int graft_rank = 0;
+  payload_state state = payload_state::none;
+  c10::ScalarType dtype = c10::ScalarType::Float;
+  std::vector<std::int64_t> shape;  // the tensor's shape, or the real ndim when too_many_dims
+  std::int64_t extras_bytes = 0;    // 0: extras omitted
+  payload_route route = payload_route::gloo;
+  std::string name;                 // truncated to kHeaderNameBytes
+};
+
+// A 1-D int64 CPU tensor of kHeaderSlots elements.
+at::Tensor encode_header(const wire_header& header);
+// Throws exchange_error when the tensor is not a header of this version.
+wire_header decode_header(const at::Tensor& slots, int graft_rank);
+
+std::int64_t header_slots();
+
+// Checks the gathered headers (index = graft rank); every rank reaches the
+// same verdict. Throws desync_error (the exchanges' shared check) when any rank
+// is at a different call, exchange_error when a sender's tensor cannot travel.
+void check_wire_headers(const std::vector<wire_header>& headers, const wire_header& mine,
+                   const rank_layout& layout);
+
+}  // namespace graft::detail

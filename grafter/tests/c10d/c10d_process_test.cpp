@@ -1,0 +1,217 @@
+// The c10d exchange between real processes (c10d_peer, one per rank) on
+// 127.0.0.1: the happy path and the ways a run goes wrong — a peer that never
+// arrives, a peer killed mid-run, world sizes that disagree, a taken port.
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "c10d_world.hpp"
+
+extern char** environ;
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kConfigError = 10;
+constexpr int kTimeoutError = 11;
+constexpr int kExchangeError = 13;
+
+// A generous bound that only catches hangs; no test asserts tight timings.
+constexpr auto kHangLimit = 30s;
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+class peer {
+ public:
+  peer(const std::string& output_path, const std::vector<std::string>& args) : output_(output_path) {
+    std::vector<std::string> argv_text{GRAFT_C10D_PEER};
+    argv_text.insert(argv_text.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : argv_text) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) throw std::runtime_error("posix_spawn " + argv_text[0] + " failed: " + std::to_string(rc));
+  }
+
+  ~peer() {
+    if (pid_ > 0) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  // The raw wait status; kills the process and fails the test past the limit.
+  int wait_exit() {
+    const auto deadline = std::chrono::steady_clock::now() + kHangLimit;
+    int status = 0;
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        ADD_FAILURE() << "peer still running after " << kHangLimit.count() << " s: " << output();
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+        break;
+      }
+      std::this_thread::sleep_for(10ms);
+    }
+    pid_ = -1;
+    return status;
+  }
+
+  // The exit code of a normal exit; -1 for a signal.
+  int exit_code() {
+    const int status = wait_exit();
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  bool wait_for_output(const std::string& needle) const {
+    const auto deadline = std::chrono::steady_clock::now() + kHangLimit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (output().find(needle) != std::string::npos) return true;
+      std::this_thread::sleep_for(10ms);
+    }
+    return false;
+  }
+
+  void kill_now() { kill(pid_, SIGKILL); }
+  std::string output() const { return read_text(output_); }
+
+ private:
+  std::string output_;
+  pid_t pid_ = -1;
+};
+
+class C10dProcesses : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/graft_c10d_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    port_ = graft_test::free_port();
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // role local_rank B T timeout calls [hang]
+  std::unique_ptr<peer> start(const std::string& role, int local_rank, int b, int t, double timeout, int calls,
+                              bool hang = false) {
+    std::vector<std::string> args{role, std::to_string(local_rank), std::to_string(b), std::to_string(t),
+                                  std::to_string(port_), std::to_string(timeout), std::to_string(calls)};
+    if (hang) args.emplace_back("hang");
+    return std::make_unique<peer>(dir_ + "/" + role + std::to_string(local_rank) + ".out", args);
+  }
+
+  std::string dir_;
+  int port_ = 0;
+};
+
+bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
+
+TEST_F(C10dProcesses, OneBaselineAndOneTargetExchangeBothWays) {
+  auto baseline = start("baseline", 0, 1, 1, 20, 3);
+  auto target = start("target", 0, 1, 1, 20, 3);
+  EXPECT_EQ(baseline->exit_code(), 0) << baseline->output();
+  EXPECT_EQ(target->exit_code(), 0) << target->output();
+  for (const auto* p : {baseline.get(), target.get()}) {
+    const std::string out = p->output();
+    EXPECT_TRUE(contains(out, "call 0 ok") && contains(out, "call 1 ok") && contains(out, "call 2 ok")) << out;
+    EXPECT_FALSE(contains(out, "wrong")) << out;
+  }
+}
+
+TEST_F(C10dProcesses, TwoBaselinesAndThreeTargets) {
+  std::vector<std::unique_ptr<peer>> peers;
+  for (int r = 0; r < 2; ++r) peers.push_back(start("baseline", r, 2, 3, 20, 2));
+  for (int r = 0; r < 3; ++r) peers.push_back(start("target", r, 2, 3, 20, 2));
+  for (auto& p : peers) {
+    EXPECT_EQ(p->exit_code(), 0) << p->output();
+    EXPECT_TRUE(contains(p->output(), "call 1 ok")) << p->output();
+  }
+}
+
+TEST_F(C10dProcesses, TargetThatNeverArrivesIsATimeoutNamingTheEndpoint) {
+  auto baseline = start("baseline", 0, 1, 1, 2, 1);
+  EXPECT_EQ(baseline->exit_code(), kTimeoutError) << baseline->output();
+  const std::string out = baseline->output();
+  EXPECT_TRUE(contains(out, "127.0.0.1:" + std::to_string(port_))) << out;
+  EXPECT_TRUE(contains(out, "graft rank 0 of 2")) << out;
+  EXPECT_TRUE(contains(out, "never arrived: graft rank 1 (target rank 0)")) << out;
+}
+
+TEST_F(C10dProcesses, StoreHostThatNeverArrivesIsATimeoutNamingTheEndpoint) {
+  auto target = start("target", 0, 1, 1, 2, 1);
+  EXPECT_EQ(target->exit_code(), kTimeoutError) << target->output();
+  const std::string out = target->output();
+  EXPECT_TRUE(contains(out, "127.0.0.1:" + std::to_string(port_))) << out;
+  EXPECT_TRUE(contains(out, "graft rank 1 of 2 (target rank 0)")) << out;
+  EXPECT_TRUE(contains(out, "baseline side is running")) << out;
+}
+
+TEST_F(C10dProcesses, TargetKilledBetweenCallsFailsTheBaselineCleanly) {
+  auto baseline = start("baseline", 0, 1, 1, 5, 3);
+  auto target = start("target", 0, 1, 1, 5, 1, /*hang=*/true);
+  ASSERT_TRUE(target->wait_for_output("call 0 ok")) << target->output();
+  target->kill_now();
+  const int status = baseline->wait_exit();
+  ASSERT_TRUE(WIFEXITED(status)) << "the baseline died of a signal: " << baseline->output();
+  const int code = WEXITSTATUS(status);
+  EXPECT_TRUE(code == kExchangeError || code == kTimeoutError) << code << ": " << baseline->output();
+  EXPECT_TRUE(contains(baseline->output(), "call 0 ok")) << baseline->output();
+  EXPECT_TRUE(contains(baseline->output(), "dump call 'peer_call' (sequence 1)")) << baseline->output();
+}
+
+TEST_F(C10dProcesses, WorldSizesThatDisagreeAreAConfigErrorOnBothSides) {
+  auto baseline = start("baseline", 0, 1, 1, 20, 1);
+  auto target = start("target", 0, 1, 2, 20, 1);
+  EXPECT_EQ(baseline->exit_code(), kConfigError) << baseline->output();
+  EXPECT_EQ(target->exit_code(), kConfigError) << target->output();
+  for (const auto* p : {baseline.get(), target.get()}) {
+    const std::string out = p->output();
+    EXPECT_TRUE(contains(out, "target_world_size=1") && contains(out, "target_world_size=2")) << out;
+  }
+}
+
+TEST_F(C10dProcesses, PortAlreadyTakenIsNamed) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_ANY);
+  address.sin_port = htons(static_cast<std::uint16_t>(port_));
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(listen(fd, 4), 0);
+  auto baseline = start("baseline", 0, 1, 1, 2, 1);
+  const int code = baseline->exit_code();
+  close(fd);
+  EXPECT_EQ(code, kExchangeError) << baseline->output();
+  const std::string out = baseline->output();
+  EXPECT_TRUE(contains(out, "cannot host the rendezvous store on port " + std::to_string(port_))) << out;
+  EXPECT_TRUE(contains(out, "Choose a free master_port")) << out;
+}
+
+}  // namespace

@@ -1,0 +1,128 @@
+// The c10d exchange's wire header: what every rank contributes to a call's
+// all-gather, and the verdict every rank draws from all of them.
+
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <graft/error.hpp>
+
+#include "exchange/c10d/wire_header.hpp"
+
+namespace {
+
+using graft::detail::payload_route;
+using graft::detail::payload_state;
+using graft::detail::wire_header;
+
+wire_header sender_header() {
+  wire_header h;
+  h.sequence = 0xffffffffffffff01ULL;  // beyond int64: must survive the int64 slots
+  h.fingerprint = 0x8000000000000001ULL;
+  h.direction = graft::direction::t2b;
+  h.graft_rank = 3;
+  h.state = payload_state::present;
+  h.dtype = at::kBFloat16;
+  h.shape = {2, 0, 7, 1, 1, 1, 1, 5};
+  h.extras_bytes = 17;
+  h.route = payload_route::gloo;
+  h.name = "model.layers.3.mlp.down_proj";
+  return h;
+}
+
+graft::rank_layout layout_2_2() {
+  graft::rank_layout l;
+  l.baseline_world_size = 2;
+  l.target_world_size = 2;
+  return l;
+}
+
+TEST(C10dWireHeader, RoundTripsEveryField) {
+  const wire_header h = sender_header();
+  const at::Tensor slots = graft::detail::encode_header(h);
+  EXPECT_EQ(slots.scalar_type(), at::kLong);
+  EXPECT_EQ(slots.numel(), graft::detail::header_slots());
+  const wire_header back = graft::detail::decode_header(slots, 3);
+  EXPECT_EQ(back.sequence, h.sequence);
+  EXPECT_EQ(back.fingerprint, h.fingerprint);
+  EXPECT_EQ(back.direction, h.direction);
+  EXPECT_EQ(back.state, h.state);
+  EXPECT_EQ(back.dtype, h.dtype);
+  EXPECT_EQ(back.shape, h.shape);
+  EXPECT_EQ(back.extras_bytes, h.extras_bytes);
+  EXPECT_EQ(back.route, h.route);
+  EXPECT_EQ(back.name, h.name);
+}
+
+TEST(C10dWireHeader, LongNamesAreTruncated) {
+  wire_header h = sender_header();
+  h.name = std::string(100, 'n');
+  EXPECT_EQ(graft::detail::decode_header(graft::detail::encode_header(h), 3).name,
+            std::string(graft::detail::kHeaderNameBytes, 'n'));
+}
+
+TEST(C10dWireHeader, TooManyDimsKeepsTheRealCount) {
+  wire_header h = sender_header();
+  h.state = payload_state::too_many_dims;
+  h.shape.assign(11, 0);
+  EXPECT_EQ(graft::detail::decode_header(graft::detail::encode_header(h), 3).shape.size(), 11u);
+}
+
+TEST(C10dWireHeader, ForeignBytesAreRejected) {
+  at::Tensor slots = graft::detail::encode_header(sender_header());
+  slots[0] = 12345;
+  EXPECT_THROW(graft::detail::decode_header(slots, 3), graft::exchange_error);
+  EXPECT_THROW(graft::detail::decode_header(graft::detail::encode_header(sender_header()), 2),
+               graft::exchange_error);  // claims another rank
+  EXPECT_THROW(graft::detail::decode_header(at::zeros({5}, at::kLong), 3), graft::exchange_error);
+}
+
+std::vector<wire_header> world_at(std::uint64_t sequence) {
+  std::vector<wire_header> all(4);
+  for (int r = 0; r < 4; ++r) {
+    all[static_cast<std::size_t>(r)].sequence = sequence;
+    all[static_cast<std::size_t>(r)].fingerprint = 77;
+    all[static_cast<std::size_t>(r)].graft_rank = r;
+    all[static_cast<std::size_t>(r)].name = "x";
+  }
+  return all;
+}
+
+TEST(C10dWireHeader, AgreeingHeadersPass) {
+  const auto all = world_at(5);
+  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[2], layout_2_2()));
+}
+
+TEST(C10dWireHeader, AnyDisagreementIsDesyncOnEveryRank) {
+  auto all = world_at(5);
+  all[3].fingerprint = 78;
+  all[3].name = "y";
+  for (int r = 0; r < 4; ++r) {
+    try {
+      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2());
+      ADD_FAILURE() << "rank " << r << " saw no desync";
+    } catch (const graft::desync_error& e) {
+      EXPECT_NE(std::string(e.what()).find("graft rank 3"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(C10dWireHeader, ASenderTensorThatCannotTravelFailsEveryRank) {
+  auto all = world_at(5);  // b2t: graft ranks 0 and 1 send
+  all[1].state = payload_state::not_strided;
+  for (int r = 0; r < 4; ++r) {
+    try {
+      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2());
+      ADD_FAILURE() << "rank " << r << " accepted it";
+    } catch (const graft::desync_error& e) {
+      ADD_FAILURE() << "not a desync: " << e.what();
+    } catch (const graft::exchange_error& e) {
+      EXPECT_NE(std::string(e.what()).find("graft rank 1 (baseline rank 1)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("to_dense()"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
