@@ -1,0 +1,113 @@
+#pragma once
+// Scenarios: the JSON fixtures the harness runs (format: fixtures/README.md).
+// A scenario names the world sizes, the grafter config, a program of dump calls
+// with deterministic tensors, and what each rank must see. Loading validates
+// the whole file and reports every problem, each with its JSON path, in one
+// graft::fixture_error.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <graft/role.hpp>
+
+namespace graft::harness {
+
+inline constexpr int kScenarioSchemaVersion = 1;
+
+// The dtypes a scenario may name.
+const std::vector<std::string>& scenario_dtypes();
+
+// How a tensor's values are made; each is deterministic.
+struct tensor_spec {
+  enum class source { values, fill, arange, random, from };
+  source kind = source::fill;
+  std::optional<std::string> dtype;  // default float32; for `from`, the variable's dtype
+  std::vector<std::int64_t> shape;   // for `from`, the variable's shape
+  nlohmann::json values;             // source::values: flat array of numbers / "NaN" / "Inf" / "-Inf"
+  double fill = 0;
+  double start = 0, step = 1;        // source::arange
+  std::uint64_t seed = 0;            // source::random
+  std::string distribution = "normal";  // normal | uniform
+  std::string from;                  // source::from: an earlier step's variable on this rank
+  double scale = 1, offset = 0;      // source::from: value = variable * scale + offset
+};
+
+// The final value of a tensor relative to another rank's value at the same step
+// (as it was when the call started): scale * that + offset.
+struct value_relation {
+  graft::role side = graft::role::baseline;
+  std::optional<int> rank;  // default: this rank's local rank
+  double scale = 1;
+  double offset = 0;
+};
+
+struct expectation {
+  // sent | grafted | skipped | none | non_tensor | desync | group_error |
+  // filter_conflict; for expect_setup: transform_load | config_error | none
+  std::optional<std::string> outcome;
+  std::optional<std::string> error_kind;
+  std::vector<std::string> message_contains;
+  nlohmann::json values;                 // exact final values (flat), or null
+  std::optional<value_relation> relation;
+  bool unchanged = false;                // final == initial, bit for bit
+  std::optional<std::string> dtype;      // the final dtype
+  std::optional<double> rtol, atol;      // for values / relation; default: the final dtype's
+};
+
+// What one rank does at one step.
+struct rank_call {
+  bool runs = true;                      // false: this rank never makes this call
+  std::string name;                      // the dump name (the step's, unless overridden)
+  std::optional<tensor_spec> tensor;
+  std::optional<std::string> non_tensor; // the value is not a tensor: its type name
+  nlohmann::json extras = nullptr;
+  std::optional<expectation> expect;
+};
+
+struct scenario_step {
+  std::string name;
+  nlohmann::json tags = nlohmann::json::object();  // besides "name"
+  std::string var;                                 // the variable the tensor is stored in
+  std::vector<rank_call> baseline, target;         // one per local rank
+
+  const std::vector<rank_call>& calls(graft::role r) const { return r == graft::role::baseline ? baseline : target; }
+};
+
+struct scenario {
+  int schema_version = kScenarioSchemaVersion;
+  std::string name;
+  std::string description;
+  int baseline_world_size = 1;
+  int target_world_size = 1;
+  double timeout_s = 60;                 // the whole run, all processes
+  nlohmann::json grafter = nlohmann::json::object();  // graft_config JSON, less what the runner sets
+  nlohmann::json tolerances = nlohmann::json::object();
+  std::vector<graft::role> absent;       // sides whose processes are never started
+  std::vector<scenario_step> steps;
+  std::optional<expectation> expect_setup_baseline, expect_setup_target;
+  std::filesystem::path path;            // the file it came from
+
+  int world_size(graft::role r) const { return r == graft::role::baseline ? baseline_world_size : target_world_size; }
+  bool is_absent(graft::role r) const;
+  const std::optional<expectation>& expect_setup(graft::role r) const {
+    return r == graft::role::baseline ? expect_setup_baseline : expect_setup_target;
+  }
+};
+
+// Parses and validates; `source` names the document in messages. Throws
+// fixture_error listing every problem as "PATH: what is wrong".
+scenario parse_scenario(const nlohmann::json& document, const std::string& source);
+
+// Reads, parses and validates a file; also checks that the scenario's name is
+// the file's stem (the snapshot and the CTest test are named after it).
+scenario load_scenario(const std::filesystem::path& path);
+
+// The *.json files of a folder, sorted by name.
+std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& folder);
+
+}  // namespace graft::harness

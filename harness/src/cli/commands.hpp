@@ -1,0 +1,34 @@
+#pragma once
+// The `graft` subcommands. Each returns the process exit code: 0 success,
+// 1 a failure or difference, 2 bad input.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <graft/harness/scenario.hpp>
+
+namespace graft::harness::cli {
+
+struct paths {
+  std::filesystem::path fixtures;
+  std::filesystem::path reports;
+  std::filesystem::path plugins;
+  std::filesystem::path worker;
+
+  std::filesystem::path scenarios() const { return fixtures / "scenarios"; }
+  std::filesystem::path goldens() const { return fixtures / "snapshots"; }
+  std::filesystem::path snapshots() const { return reports / "snapshots"; }
+};
+
+// Resolves targets (files, folders, scenario names) to scenario files; an
+// empty list means every scenario. Sets *full when the whole folder was chosen.
+// Throws fixture_error naming a target that is none of these.
+std::vector<std::filesystem::path> resolve_targets(const paths& p, const std::vector<std::string>& targets, bool* full);
+
+int run_command(const paths& p, const std::vector<std::string>& targets, int jobs);
+int diff_command(const std::string& expected, const std::string& actual);
+int update_command(const paths& p, const std::vector<std::string>& names);
+int list_command(const paths& p);
+
+}  // namespace graft::harness::cli

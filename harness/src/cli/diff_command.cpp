@@ -1,0 +1,15 @@
+#include <iostream>
+
+#include <graft/harness/snapshot_diff.hpp>
+
+#include "cli/commands.hpp"
+
+namespace graft::harness::cli {
+
+int diff_command(const std::string& expected, const std::string& actual) {
+  const file_diff result = diff_snapshot_files(expected, actual);
+  (result.exit_code == 2 ? std::cerr : std::cout) << result.report;
+  return result.exit_code;
+}
+
+}  // namespace graft::harness::cli

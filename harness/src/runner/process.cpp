@@ -1,0 +1,147 @@
+#include <graft/harness/process.hpp>
+
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include <graft/error.hpp>
+
+extern char** environ;
+
+namespace graft::harness {
+
+namespace {
+
+constexpr auto kPollInterval = std::chrono::milliseconds(10);
+
+// posix_spawn file actions and attributes, released on every path.
+struct spawn_setup {
+  posix_spawn_file_actions_t actions;
+  spawn_setup() { posix_spawn_file_actions_init(&actions); }
+  ~spawn_setup() { posix_spawn_file_actions_destroy(&actions); }
+};
+
+}  // namespace
+
+child_process::child_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                             const std::filesystem::path& log) {
+  spawn_setup setup;
+  const std::string log_path = log.string();
+  posix_spawn_file_actions_addopen(&setup.actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&setup.actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&setup.actions, 1, 2);
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::vector<char*> variables;
+  for (const auto& v : env) variables.push_back(const_cast<char*>(v.c_str()));
+  variables.push_back(nullptr);
+  const int rc = posix_spawn(&pid_, argv.at(0).c_str(), &setup.actions, nullptr, args.data(), variables.data());
+  if (rc != 0) {
+    pid_ = -1;
+    GRAFT_THROW(error, argv.at(0) + ": cannot start: " + std::strerror(rc) +
+                           " (is the worker built? pass --worker PATH)");
+  }
+}
+
+child_process::child_process(child_process&& other) noexcept : pid_(other.pid_), status_(other.status_) {
+  other.pid_ = -1;
+}
+
+child_process::~child_process() {
+  if (running()) kill();
+}
+
+bool child_process::poll() {
+  if (pid_ <= 0 || status_) return true;
+  int status = 0;
+  const pid_t rc = ::waitpid(pid_, &status, WNOHANG);
+  if (rc == pid_ || (rc < 0 && errno == ECHILD)) status_ = rc == pid_ ? status : 0;
+  return status_.has_value();
+}
+
+void child_process::kill() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  status_ = status;
+}
+
+std::string child_process::describe_status() const {
+  if (!status_) return "running";
+  if (WIFEXITED(*status_)) return "exit " + std::to_string(WEXITSTATUS(*status_));
+  if (WIFSIGNALED(*status_)) return "killed by signal " + std::to_string(WTERMSIG(*status_));
+  return "status " + std::to_string(*status_);
+}
+
+bool wait_all(std::vector<child_process>& processes, std::chrono::steady_clock::time_point deadline) {
+  while (true) {
+    bool all_done = true;
+    for (auto& p : processes) all_done = p.poll() && all_done;
+    if (all_done) return true;
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(kPollInterval);
+  }
+}
+
+std::vector<std::string> environment_without(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  for (char** v = environ; *v != nullptr; ++v) {
+    const std::string entry = *v;
+    const std::string name = entry.substr(0, entry.find('='));
+    if (std::find(names.begin(), names.end(), name) == names.end()) out.push_back(entry);
+  }
+  return out;
+}
+
+int free_port() {
+  static std::mutex mutex;
+  static std::set<int> handed_out;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) break;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    socklen_t length = sizeof address;
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    ::close(fd);
+    if (!ok) break;
+    const int port = ntohs(address.sin_port);
+    if (handed_out.insert(port).second) return port;
+  }
+  GRAFT_THROW(error, "cannot find a free TCP port on 127.0.0.1 (are sockets allowed here?)");
+}
+
+std::string tail_of_file(const std::filesystem::path& path, std::size_t lines) {
+  std::ifstream in(path);
+  std::deque<std::string> last;
+  std::string line;
+  while (std::getline(in, line)) {
+    last.push_back(line);
+    if (last.size() > lines) last.pop_front();
+  }
+  std::string out;
+  for (const auto& l : last) out += l + "\n";
+  return out;
+}
+
+}  // namespace graft::harness

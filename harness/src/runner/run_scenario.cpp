@@ -1,0 +1,137 @@
+#include <graft/harness/runner.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <system_error>
+
+#include <graft/harness/expectations.hpp>
+#include <graft/harness/process.hpp>
+#include <graft/harness/snapshot.hpp>
+#include <graft/harness/snapshot_store.hpp>
+#include <graft/harness/worker_protocol.hpp>
+
+namespace graft::harness {
+
+namespace {
+
+constexpr std::size_t kLogTailLines = 15;
+
+std::string indent(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = text.find('\n', start);
+    out += "    " + text.substr(start, end == std::string::npos ? std::string::npos : end - start) + "\n";
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> worker_argv(const scenario& s, const runner_options& options, const worker_files& f,
+                                     int port) {
+  return {options.worker.string(),
+          "--scenario", std::filesystem::absolute(s.path).string(),
+          "--role", std::string(to_string(f.side)),
+          "--rank", std::to_string(f.rank),
+          "--port", std::to_string(port),
+          "--out", f.folder.string(),
+          "--plugins", options.plugins.string()};
+}
+
+nlohmann::json read_result(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) return nullptr;
+  nlohmann::json parsed = nlohmann::json::parse(in, nullptr, false);
+  return parsed.is_discarded() ? nlohmann::json() : parsed;
+}
+
+// Starts every rank of every side that is not absent, waits for them within
+// the scenario's timeout and returns the problems that make the run an error.
+std::vector<std::string> play(const scenario& s, const runner_options& options, const std::vector<worker_files>& files,
+                              int port, std::chrono::steady_clock::time_point started) {
+  std::vector<std::string> problems;
+  // Scenarios name their plugins themselves; a user's plugin path must not change what loads.
+  const std::vector<std::string> env = environment_without({"GRAFT_PLUGIN_PATH"});
+  std::vector<child_process> processes;
+  processes.reserve(files.size());
+  for (const auto& f : files) processes.emplace_back(worker_argv(s, options, f, port), env, f.log());
+  const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(s.timeout_s));
+  if (!wait_all(processes, deadline)) {
+    std::string killed;
+    for (std::size_t i = 0; i < processes.size(); ++i) {
+      if (!processes[i].running()) continue;
+      processes[i].kill();
+      killed += (killed.empty() ? "" : ", ") + files[i].stem();
+    }
+    problems.push_back("timed out after " + std::to_string(static_cast<int>(s.timeout_s)) +
+                       " s (the scenario's timeout_s); killed " + killed);
+  }
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    const std::string status = processes[i].describe_status();
+    if (status == "exit 0") continue;
+    const nlohmann::json result = read_result(files[i].result());
+    const bool has_error = result.is_object() && result.contains("error") && result["error"].is_string();
+    problems.push_back(files[i].stem() + " " + status + ": " +
+                       (has_error ? result["error"].get<std::string>()
+                                  : "log " + files[i].log().string() + " ends:\n" +
+                                        indent(tail_of_file(files[i].log(), kLogTailLines))));
+  }
+  return problems;
+}
+
+}  // namespace
+
+std::string_view to_string(scenario_result::status s) {
+  switch (s) {
+    case scenario_result::status::pass: return "pass";
+    case scenario_result::status::fail: return "FAIL";
+    case scenario_result::status::error: return "ERROR";
+  }
+  return "?";
+}
+
+scenario_result run_scenario(const scenario& s, const runner_options& options) {
+  const auto started = std::chrono::steady_clock::now();
+  scenario_result r;
+  r.name = s.name;
+  try {
+    const std::filesystem::path folder = options.reports / "runs" / s.name;
+    std::error_code ec;
+    std::filesystem::remove_all(folder, ec);
+    std::filesystem::create_directories(folder);
+    std::vector<worker_files> files;
+    for (graft::role side : {graft::role::baseline, graft::role::target}) {
+      if (s.is_absent(side)) continue;
+      for (int rank = 0; rank < s.world_size(side); ++rank) files.push_back({folder, side, rank});
+    }
+    const int port = free_port();
+    r.problems = play(s, options, files, port, started);
+    if (!r.problems.empty()) {
+      r.outcome = scenario_result::status::error;
+    } else {
+      worker_results results;
+      snapshot_input input{s.name, s.baseline_world_size, s.target_world_size, s.tolerances, {}};
+      for (const auto& f : files) {
+        results[{f.side, f.rank}] = read_result(f.result());
+        for (auto& e : read_jsonl(f.events())) input.events.push_back(std::move(e));
+      }
+      r.problems = check_expectations(s, results);
+      const snapshot_dirs dirs{options.fixtures / "snapshots", options.reports / "snapshots"};
+      const snapshot_check check = check_snapshot(dirs, s.name, make_snapshot(input, {{port}}), options.ci);
+      if (check.outcome != snapshot_check::status::match) r.problems.push_back(check.message());
+      if (check.outcome == snapshot_check::status::new_snapshot) r.note = "new snapshot, needs review";
+      if (check.outcome == snapshot_check::status::mismatch) r.note = "snapshot differs";
+      if (check.outcome == snapshot_check::status::missing_in_ci) r.note = "golden missing (CI)";
+      r.outcome = r.problems.empty() ? scenario_result::status::pass : scenario_result::status::fail;
+    }
+  } catch (const std::exception& e) {
+    r.outcome = scenario_result::status::error;
+    r.problems.push_back(e.what());
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return r;
+}
+
+}  // namespace graft::harness

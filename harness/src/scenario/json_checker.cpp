@@ -1,0 +1,150 @@
+#include "scenario/json_checker.hpp"
+
+namespace graft::harness::detail {
+
+namespace {
+
+constexpr std::size_t kDescribeWidth = 60;
+
+const char* kind_of(const nlohmann::json& v) {
+  if (v.is_number_integer()) return "an integer";
+  if (v.is_number_float()) return "a number";
+  if (v.is_string()) return "a string";
+  if (v.is_boolean()) return "a boolean";
+  if (v.is_null()) return "null";
+  if (v.is_array()) return "an array";
+  return "an object";
+}
+
+std::string join_choices(const std::vector<std::string>& choices) {
+  std::string out;
+  for (const auto& c : choices) out += (out.empty() ? "" : ", ") + ("\"" + c + "\"");
+  return out;
+}
+
+}  // namespace
+
+void json_checker::add(const std::string& path, const std::string& what) {
+  problems_.push_back((path.empty() ? std::string("(document)") : path) + ": " + what);
+}
+
+std::string json_checker::key_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string json_checker::index_path(const std::string& parent, std::size_t index) {
+  return parent + "[" + std::to_string(index) + "]";
+}
+
+std::string json_checker::describe(const nlohmann::json& value) {
+  std::string text = value.dump();
+  if (text.size() > kDescribeWidth) text = text.substr(0, kDescribeWidth - 3) + "...";
+  return text;
+}
+
+bool json_checker::is_object(const nlohmann::json& value, const std::string& path) {
+  if (value.is_object()) return true;
+  add(path, "expected an object, got " + describe(value));
+  return false;
+}
+
+void json_checker::known_keys(const nlohmann::json& object, const std::string& path,
+                              std::initializer_list<const char*> allowed) {
+  for (const auto& [key, value] : object.items()) {
+    bool known = false;
+    for (const char* a : allowed) known = known || key == a;
+    if (known) continue;
+    std::string list;
+    for (const char* a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+    add(key_path(path, key), "unknown key; expected one of: " + list);
+  }
+}
+
+std::optional<std::string> json_checker::string(const nlohmann::json& object, const std::string& key,
+                                                 const std::string& path, bool required) {
+  const auto it = object.find(key);
+  const std::string at = key_path(path, key);
+  if (it == object.end()) {
+    if (required) add(at, "required string is missing");
+    return std::nullopt;
+  }
+  if (!it->is_string()) {
+    add(at, std::string("expected a string, got ") + kind_of(*it) + " " + describe(*it));
+    return std::nullopt;
+  }
+  return it->get<std::string>();
+}
+
+std::optional<std::int64_t> json_checker::integer(const nlohmann::json& object, const std::string& key,
+                                                  const std::string& path, bool required) {
+  const auto it = object.find(key);
+  const std::string at = key_path(path, key);
+  if (it == object.end()) {
+    if (required) add(at, "required integer is missing");
+    return std::nullopt;
+  }
+  if (!it->is_number_integer()) {
+    add(at, std::string("expected an integer, got ") + kind_of(*it) + " " + describe(*it));
+    return std::nullopt;
+  }
+  return it->get<std::int64_t>();
+}
+
+std::optional<double> json_checker::number(const nlohmann::json& object, const std::string& key,
+                                           const std::string& path, bool required) {
+  const auto it = object.find(key);
+  const std::string at = key_path(path, key);
+  if (it == object.end()) {
+    if (required) add(at, "required number is missing");
+    return std::nullopt;
+  }
+  if (!it->is_number()) {
+    add(at, std::string("expected a number, got ") + kind_of(*it) + " " + describe(*it));
+    return std::nullopt;
+  }
+  return it->get<double>();
+}
+
+std::optional<bool> json_checker::boolean(const nlohmann::json& object, const std::string& key,
+                                          const std::string& path) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  if (!it->is_boolean()) {
+    add(key_path(path, key), std::string("expected true or false, got ") + kind_of(*it) + " " + describe(*it));
+    return std::nullopt;
+  }
+  return it->get<bool>();
+}
+
+std::optional<std::vector<std::int64_t>> json_checker::int_array(const nlohmann::json& object, const std::string& key,
+                                                                 const std::string& path, bool required) {
+  const auto it = object.find(key);
+  const std::string at = key_path(path, key);
+  if (it == object.end()) {
+    if (required) add(at, "required array of ints is missing");
+    return std::nullopt;
+  }
+  bool ok = it->is_array();
+  if (ok) {
+    for (const auto& item : *it) ok = ok && item.is_number_integer() && item.get<std::int64_t>() >= 0;
+  }
+  if (!ok) {
+    add(at, "expected an array of ints >= 0, got " + describe(*it));
+    return std::nullopt;
+  }
+  return it->get<std::vector<std::int64_t>>();
+}
+
+std::optional<std::string> json_checker::choice(const nlohmann::json& object, const std::string& key,
+                                                const std::string& path, const std::vector<std::string>& choices,
+                                                bool required) {
+  auto value = string(object, key, path, required);
+  if (!value) return std::nullopt;
+  for (const auto& c : choices) {
+    if (*value == c) return value;
+  }
+  add(key_path(path, key), "\"" + *value + "\" is not one of " + join_choices(choices));
+  return std::nullopt;
+}
+
+}  // namespace graft::harness::detail

@@ -1,0 +1,102 @@
+#include <graft/harness/snapshot.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+#include <thread>
+
+#include <graft/error.hpp>
+#include <graft/harness/json_format.hpp>
+
+namespace graft::harness {
+
+namespace {
+
+int graft_rank_of(const nlohmann::json& event) {
+  const auto it = event.find("graft_rank");
+  return it != event.end() && it->is_number_integer() ? it->get<int>() : -1;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    GRAFT_THROW(snapshot_error, path.string() + ": cannot read the file (does it exist? check the path)");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+nlohmann::json make_snapshot(const snapshot_input& input, const redaction_context& context) {
+  std::vector<nlohmann::json> events = input.events;
+  std::stable_sort(events.begin(), events.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return graft_rank_of(a) < graft_rank_of(b);
+  });
+  nlohmann::json merged = nlohmann::json::array();
+  for (const auto& e : events) merged.push_back(encode_special_floats(redact(e, context)));
+
+  nlohmann::json snapshot = nlohmann::json::object();
+  snapshot["schema_version"] = kSnapshotSchemaVersion;
+  snapshot["scenario"] = input.scenario;
+  snapshot["world"] = {{"baseline", input.baseline_world_size}, {"target", input.target_world_size}};
+  if (!input.tolerances.empty()) snapshot["tolerances"] = input.tolerances;
+  snapshot["events"] = std::move(merged);
+  return snapshot;
+}
+
+std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(path);
+  if (!in) return out;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+    if (parsed.is_discarded() || !parsed.is_object()) {
+      GRAFT_THROW(snapshot_error, path.string() + ":" + std::to_string(number) +
+                                      ": not a JSON object; every line of an events file must be one event");
+    }
+    out.push_back(std::move(parsed));
+  }
+  return out;
+}
+
+nlohmann::json load_snapshot(const std::filesystem::path& path) {
+  const std::string text = read_text(path);
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    GRAFT_THROW(snapshot_error, path.string() + ": invalid JSON at byte " + std::to_string(e.byte) +
+                                    "; fix the file or regenerate it with graft run");
+  }
+  if (!parsed.is_object() || !parsed.contains("schema_version")) {
+    GRAFT_THROW(snapshot_error, path.string() +
+                                    ": not a graft snapshot (no top-level \"schema_version\"); "
+                                    "pass a file written by graft run");
+  }
+  return parsed;
+}
+
+void write_snapshot(const std::filesystem::path& path, const nlohmann::json& snapshot) {
+  std::error_code ec;
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+  // Unique per process and thread: parallel runs (ctest -j) may write the same file.
+  const std::filesystem::path temp = path.string() + "." + std::to_string(::getpid()) + "." +
+                                     std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) +
+                                     ".tmp";
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << format_json(snapshot);
+    if (!out) GRAFT_THROW(snapshot_error, temp.string() + ": cannot write (is the folder writable?)");
+  }
+  std::filesystem::rename(temp, path, ec);
+  if (ec) GRAFT_THROW(snapshot_error, path.string() + ": cannot write: " + ec.message());
+}
+
+}  // namespace graft::harness

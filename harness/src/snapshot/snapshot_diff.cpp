@@ -1,0 +1,225 @@
+#include <graft/harness/snapshot_diff.hpp>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+#include <graft/harness/json_format.hpp>
+
+namespace graft::harness {
+
+namespace {
+
+constexpr std::size_t kShortValueWidth = 80;
+constexpr const char* kMissing = "(missing)";
+
+std::string short_text(const nlohmann::json& j) {
+  // An event is known by its kind and rank; say so before the truncated body.
+  std::string prefix;
+  if (j.is_object() && j.contains("kind") && j["kind"].is_string()) {
+    prefix = "event " + j["kind"].get<std::string>();
+    if (j.contains("graft_rank")) prefix += " (graft_rank " + j["graft_rank"].dump() + ")";
+    prefix += " ";
+  }
+  std::string text = j.is_number_float() ? format_number(j.get<double>()) : encode_special_floats(j).dump();
+  if (text.size() > kShortValueWidth) text = text.substr(0, kShortValueWidth - 3) + "...";
+  return prefix + text;
+}
+
+bool plain_key(const std::string& key) {
+  if (key.empty()) return false;
+  for (char c : key) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') return false;
+  }
+  return true;
+}
+
+std::string child_path(const std::string& parent, const std::string& key) {
+  const std::string step = plain_key(key) ? key : "[" + nlohmann::json(key).dump() + "]";
+  if (parent.empty()) return step;
+  return plain_key(key) ? parent + "." + step : parent + step;
+}
+
+std::string index_path(const std::string& parent, std::size_t i) { return parent + "[" + std::to_string(i) + "]"; }
+
+std::string shown(const std::string& path) { return path.empty() ? "$" : path; }
+
+const char* type_name(const nlohmann::json& j) {
+  if (j.is_number_integer()) return "integer";
+  if (j.is_number_float()) return "float";
+  return j.type_name();
+}
+
+// A number, or one of the special-float strings, as a double.
+bool numeric_value(const nlohmann::json& j, double* out) {
+  if (j.is_number()) {
+    *out = j.get<double>();
+    return true;
+  }
+  return j.is_string() && decode_special_float(j.get<std::string>(), out);
+}
+
+std::string sci(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3g", v);
+  return buffer;
+}
+
+class differ {
+ public:
+  differ(const tolerance_policy& policy, std::vector<difference>* out) : policy_(policy), out_(out) {}
+
+  void compare(const nlohmann::json& e, const nlohmann::json& a, const std::string& path, const std::string& dtype) {
+    if (e.is_object() && a.is_object()) return compare_objects(e, a, path, dtype);
+    if (e.is_array() && a.is_array()) return compare_arrays(e, a, path, dtype);
+    double ev = 0, av = 0;
+    const bool both_numeric = numeric_value(e, &ev) && numeric_value(a, &av);
+    const bool any_number = e.is_number() || a.is_number();
+    if (e.is_number_integer() && a.is_number_integer()) {
+      if (e != a) add(path, e, a, "integers compare exactly");
+      return;
+    }
+    if (both_numeric && (any_number || e != a)) {
+      const tolerance tol = policy_.for_path(path, dtype);
+      if (!tol.allows(ev, av)) {
+        const std::string label = dtype.empty() ? "float32 default" : dtype;
+        add(path, e, a, "|Δ|=" + sci(std::fabs(av - ev)) + " > tol atol " + sci(tol.atol) + " + rtol " +
+                            sci(tol.rtol) + "·|expected| (" + label + ")");
+      }
+      return;
+    }
+    if (e.type() != a.type() && !(e.is_number() && a.is_number())) {
+      add(path, e, a, std::string("type differs: ") + type_name(e) + " vs " + type_name(a));
+      return;
+    }
+    if (e != a) add(path, e, a, "");
+  }
+
+  // Whether e and a compare equal, without recording anything.
+  bool same(const nlohmann::json& e, const nlohmann::json& a, const std::string& dtype) {
+    std::vector<difference> scratch;
+    differ probe(policy_, &scratch);
+    probe.compare(e, a, "", dtype);
+    return scratch.empty();
+  }
+
+ private:
+  void add(const std::string& path, const nlohmann::json& e, const nlohmann::json& a, std::string detail) {
+    out_->push_back({shown(path), short_text(e), short_text(a), std::move(detail)});
+  }
+
+  void compare_objects(const nlohmann::json& e, const nlohmann::json& a, const std::string& path,
+                       const std::string& outer_dtype) {
+    std::string dtype = outer_dtype;
+    if (e.contains("dtype") && e["dtype"].is_string()) dtype = e["dtype"].get<std::string>();
+    // Both key sets are sorted: walk them together so output stays in order.
+    auto ei = e.begin();
+    auto ai = a.begin();
+    while (ei != e.end() || ai != a.end()) {
+      if (ai == a.end() || (ei != e.end() && ei.key() < ai.key())) {
+        out_->push_back({shown(child_path(path, ei.key())), short_text(*ei), kMissing, "key missing in actual"});
+        ++ei;
+      } else if (ei == e.end() || ai.key() < ei.key()) {
+        out_->push_back({shown(child_path(path, ai.key())), kMissing, short_text(*ai), "unexpected key in actual"});
+        ++ai;
+      } else {
+        compare(*ei, *ai, child_path(path, ei.key()), dtype);
+        ++ei;
+        ++ai;
+      }
+    }
+  }
+
+  void compare_arrays(const nlohmann::json& e, const nlohmann::json& a, const std::string& path,
+                      const std::string& dtype) {
+    bool structured = false;
+    for (const auto& item : e) structured = structured || item.is_structured();
+    for (const auto& item : a) structured = structured || item.is_structured();
+    if (!structured) {
+      // Scalar arrays (shapes, values) compare by position.
+      if (e.size() != a.size()) {
+        add(path, e, a, "length " + std::to_string(e.size()) + " vs " + std::to_string(a.size()));
+        return;
+      }
+      for (std::size_t i = 0; i < e.size(); ++i) compare(e[i], a[i], index_path(path, i), dtype);
+      return;
+    }
+    align(e, a, path, dtype);
+  }
+
+  // LCS alignment of e and a under `same`; unmatched runs between matches are
+  // compared pairwise by position, and what is left over is missing / extra.
+  void align(const nlohmann::json& e, const nlohmann::json& a, const std::string& path, const std::string& dtype) {
+    const std::size_t n = e.size(), m = a.size();
+    std::vector<std::vector<char>> eq(n, std::vector<char>(m, 0));
+    for (std::size_t i = 0; i < n; ++i) {
+      for (std::size_t j = 0; j < m; ++j) eq[i][j] = same(e[i], a[j], dtype) ? 1 : 0;
+    }
+    std::vector<std::vector<std::size_t>> lcs(n + 1, std::vector<std::size_t>(m + 1, 0));
+    for (std::size_t i = n; i-- > 0;) {
+      for (std::size_t j = m; j-- > 0;) {
+        lcs[i][j] = eq[i][j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      }
+    }
+    std::size_t i = 0, j = 0;
+    std::size_t gap_i = 0, gap_j = 0;
+    auto flush_gap = [&](std::size_t end_i, std::size_t end_j) {
+      while (gap_i < end_i && gap_j < end_j) {
+        compare(e[gap_i], a[gap_j], index_path(path, gap_i), dtype);
+        ++gap_i;
+        ++gap_j;
+      }
+      for (; gap_i < end_i; ++gap_i) {
+        out_->push_back({index_path(path, gap_i), short_text(e[gap_i]), kMissing, "item missing in actual"});
+      }
+      for (; gap_j < end_j; ++gap_j) {
+        out_->push_back({index_path(path, gap_j), kMissing, short_text(a[gap_j]),
+                         "unexpected extra item in actual (actual index)"});
+      }
+    };
+    while (i < n && j < m) {
+      if (eq[i][j]) {
+        flush_gap(i, j);
+        gap_i = ++i;
+        gap_j = ++j;
+      } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+        ++i;
+      } else {
+        ++j;
+      }
+    }
+    flush_gap(n, m);
+  }
+
+  const tolerance_policy& policy_;
+  std::vector<difference>* out_;
+};
+
+}  // namespace
+
+std::vector<difference> diff_json(const nlohmann::json& expected, const nlohmann::json& actual,
+                                  const tolerance_policy& policy) {
+  std::vector<difference> out;
+  differ(policy, &out).compare(expected, actual, "", "");
+  return out;
+}
+
+std::vector<difference> diff_snapshots(const nlohmann::json& expected, const nlohmann::json& actual) {
+  const nlohmann::json tolerances = expected.is_object() ? expected.value("tolerances", nlohmann::json()) : nullptr;
+  return diff_json(expected, actual, tolerance_policy::from_json(tolerances, "tolerances"));
+}
+
+std::string format_differences(const std::vector<difference>& diffs, std::size_t max_lines) {
+  std::string out;
+  for (std::size_t k = 0; k < diffs.size() && k < max_lines; ++k) {
+    const difference& d = diffs[k];
+    out += d.path + ": expected " + d.expected + ", actual " + d.actual;
+    if (!d.detail.empty()) out += " (" + d.detail + ")";
+    out += "\n";
+  }
+  if (diffs.size() > max_lines) out += "... and " + std::to_string(diffs.size() - max_lines) + " more\n";
+  return out;
+}
+
+}  // namespace graft::harness
+

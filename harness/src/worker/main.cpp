@@ -1,0 +1,55 @@
+// graft_worker: plays one rank of a scenario for the runner (graft run). Not
+// meant to be started by hand; see worker_protocol.hpp for the contract.
+// Exit codes: 0 played (see the result file), 2 bad arguments or scenario,
+// 3 the rank could not play its part (the result file says why).
+
+#include <signal.h>
+#include <sys/prctl.h>
+
+#include <fstream>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include <graft/error.hpp>
+#include <graft/harness/json_format.hpp>
+
+#include "worker/play_rank.hpp"
+
+int main(int argc, char** argv) {
+  namespace h = graft::harness;
+  // A worker never outlives the runner that started it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+
+  CLI::App app{"graft_worker: plays one rank of a graft scenario (started by graft run)"};
+  std::string scenario_path, role_name, out, plugins;
+  int rank = 0, port = 0;
+  app.add_option("--scenario", scenario_path, "scenario file")->required();
+  app.add_option("--role", role_name, "baseline or target")->required()->check(CLI::IsMember({"baseline", "target"}));
+  app.add_option("--rank", rank, "local rank on the side")->required();
+  app.add_option("--port", port, "the graft master port")->required();
+  app.add_option("--out", out, "folder for the events, result and log files")->required();
+  app.add_option("--plugins", plugins, "folder of the sample transform plugins")->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+
+  h::scenario s;
+  try {
+    s = h::load_scenario(scenario_path);
+  } catch (const graft::error& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+  const graft::role side = role_name == "baseline" ? graft::role::baseline : graft::role::target;
+  if (rank < 0 || rank >= s.world_size(side)) {
+    std::cerr << "--rank " << rank << ": the " << role_name << " side has " << s.world_size(side) << " ranks\n";
+    return 2;
+  }
+  const h::worker::rank_assignment assignment{{out, side, rank}, port, plugins};
+  const nlohmann::json result = h::worker::play_rank(s, assignment);
+  std::ofstream(assignment.files.result()) << h::format_json(result);
+  return result["error"].is_null() ? 0 : 3;
+}

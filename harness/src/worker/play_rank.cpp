@@ -1,0 +1,124 @@
+#include "worker/play_rank.hpp"
+
+#include <iostream>
+#include <map>
+
+#include <ATen/ATen.h>
+
+#include <graft/config.hpp>
+#include <graft/error.hpp>
+#include <graft/event_sink.hpp>
+#include <graft/grafter.hpp>
+
+#include "worker/tensor_factory.hpp"
+
+namespace graft::harness::worker {
+
+namespace {
+
+constexpr double kDefaultGraftTimeout = 30;
+
+graft_config make_config(const scenario& s, const rank_assignment& a) {
+  nlohmann::json json = s.grafter;
+  json["enable"] = true;
+  json["role"] = std::string(to_string(a.files.side));
+  json["master_address"] = "127.0.0.1";
+  json["master_port"] = a.port;
+  json["baseline_world_size"] = s.baseline_world_size;
+  json["target_world_size"] = s.target_world_size;
+  if (!json.contains("timeout")) json["timeout"] = kDefaultGraftTimeout;
+  if (json.contains("transform_path") && json["transform_path"].is_string()) {
+    json["transform_path"] = resolve_transform_spec(json["transform_path"].get<std::string>(), a.plugins);
+  }
+  return graft_config::from_json(json);
+}
+
+graft::tags make_tags(const std::string& name, const nlohmann::json& extra) {
+  graft::tags t;
+  t.set("name", name);
+  for (const auto& [key, v] : extra.items()) {
+    if (v.is_null()) t.set(key, nullptr);
+    else if (v.is_boolean()) t.set(key, v.get<bool>());
+    else if (v.is_number_integer()) t.set(key, v.get<std::int64_t>());
+    else if (v.is_number()) t.set(key, v.get<double>());
+    else t.set(key, v.get<std::string>());
+  }
+  return t;
+}
+
+// Events as the result file lists them: kind, and error_kind / message if any.
+nlohmann::json summarise(const std::vector<event>& events, std::size_t from) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = from; i < events.size(); ++i) {
+    nlohmann::json e = {{"kind", events[i].kind}};
+    for (const char* key : {"error_kind", "message"}) {
+      if (events[i].fields.contains(key)) e[key] = events[i].fields[key];
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
+  const role side = a.files.side;
+  const int rank = a.files.rank;
+  nlohmann::json result = {{"schema_version", kWorkerResultSchemaVersion},
+                           {"role", std::string(to_string(side))},
+                           {"local_rank", rank},
+                           {"graft_rank", side == role::baseline ? rank : s.baseline_world_size + rank},
+                           {"error", nullptr},
+                           {"setup", {{"events", nlohmann::json::array()}}},
+                           {"steps", nlohmann::json::array()}};
+  try {
+    auto memory = std::make_shared<memory_sink>();
+    auto sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
+        std::make_shared<jsonl_file_sink>(a.files.events().string()), std::make_shared<text_sink>(std::cerr),
+        memory});
+    grafter_options options;
+    options.sink = sink;
+    std::unique_ptr<grafter> g;
+    try {
+      g = std::make_unique<grafter>(make_config(s, a), side_rank{rank, s.world_size(side)}, options);
+    } catch (const config_error& e) {
+      // A host whose grafter config is rejected runs on without grafting; the
+      // rejection is recorded like a grafter event so the snapshot shows it.
+      event rejected;
+      rejected.kind = "config_error";
+      rejected.fields = {{"message", e.what()}, {"source", "graft_worker"}};
+      rejected.side = std::string(to_string(side));
+      rejected.graft_rank = result["graft_rank"].get<int>();
+      rejected.local_rank = rank;
+      sink->write(rejected);
+    }
+    result["setup"]["events"] = summarise(memory->events(), 0);
+
+    std::map<std::string, at::Tensor> vars;
+    for (const auto& step : s.steps) {
+      const rank_call& call = step.calls(side)[static_cast<std::size_t>(rank)];
+      nlohmann::json record = {{"ran", call.runs}, {"events", nlohmann::json::array()},
+                               {"initial", nullptr}, {"final", nullptr}};
+      if (call.runs) {
+        const std::size_t before = memory->events().size();
+        const graft::tags t = make_tags(call.name, step.tags);
+        if (call.tensor) {
+          at::Tensor value = make_tensor(*call.tensor, vars);
+          vars[step.var] = value;
+          record["initial"] = tensor_value(value);
+          if (g) g->maybe_intercept(value, t, call.extras);
+          record["final"] = tensor_value(value);
+        } else {
+          if (g) g->maybe_intercept_non_tensor(call.non_tensor.value_or("object"), t);
+        }
+        record["events"] = summarise(memory->events(), before);
+      }
+      result["steps"].push_back(std::move(record));
+    }
+  } catch (const std::exception& e) {
+    result["error"] = e.what();
+  }
+  return result;
+}
+
+}  // namespace graft::harness::worker

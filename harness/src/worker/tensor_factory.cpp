@@ -1,0 +1,75 @@
+#include "worker/tensor_factory.hpp"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <graft/error.hpp>
+#include <graft/harness/json_format.hpp>
+#include <graft/tensor_info.hpp>
+
+namespace graft::harness::worker {
+
+namespace {
+
+at::ScalarType scalar_type(const std::string& dtype) {
+  if (dtype == "float64") return at::kDouble;
+  if (dtype == "float16") return at::kHalf;
+  if (dtype == "bfloat16") return at::kBFloat16;
+  if (dtype == "int32") return at::kInt;
+  if (dtype == "int64") return at::kLong;
+  return at::kFloat;
+}
+
+double decode(const nlohmann::json& v) {
+  double out = 0;
+  if (v.is_string() && decode_special_float(v.get<std::string>(), &out)) return out;
+  return v.get<double>();
+}
+
+}  // namespace
+
+at::Tensor make_tensor(const tensor_spec& spec, const std::map<std::string, at::Tensor>& vars) {
+  const auto f64 = at::TensorOptions().dtype(at::kDouble);
+  at::Tensor t;
+  switch (spec.kind) {
+    case tensor_spec::source::values: {
+      std::vector<double> values;
+      for (const auto& v : spec.values) values.push_back(decode(v));
+      t = at::tensor(values, f64).reshape(spec.shape);
+      break;
+    }
+    case tensor_spec::source::fill:
+      t = at::full(spec.shape, spec.fill, f64);
+      break;
+    case tensor_spec::source::arange: {
+      std::int64_t numel = 1;
+      for (auto d : spec.shape) numel *= d;
+      t = (at::arange(numel, f64) * spec.step + spec.start).reshape(spec.shape);
+      break;
+    }
+    case tensor_spec::source::random: {
+      at::Generator generator = at::detail::createCPUGenerator(spec.seed);
+      t = spec.distribution == "uniform" ? at::rand(spec.shape, generator, f64) : at::randn(spec.shape, generator, f64);
+      break;
+    }
+    case tensor_spec::source::from: {
+      const auto it = vars.find(spec.from);
+      if (it == vars.end()) {
+        GRAFT_THROW(fixture_error, "tensor.from: variable \"" + spec.from + "\" holds no tensor on this rank");
+      }
+      t = it->second.to(at::kDouble) * spec.scale + spec.offset;
+      return t.to(spec.dtype ? scalar_type(*spec.dtype) : it->second.scalar_type()).contiguous();
+    }
+  }
+  return t.to(scalar_type(spec.dtype.value_or("float32"))).contiguous();
+}
+
+nlohmann::json tensor_value(const at::Tensor& t) {
+  const at::Tensor flat = t.detach().to(at::kCPU).to(at::kDouble).contiguous().flatten();
+  nlohmann::json values = nlohmann::json::array();
+  const double* data = flat.data_ptr<double>();
+  for (std::int64_t i = 0; i < flat.numel(); ++i) values.push_back(data[i]);
+  return {{"dtype", dtype_name(t)}, {"shape", t.sizes().vec()}, {"values", encode_special_floats(values)}};
+}
+
+}  // namespace graft::harness::worker

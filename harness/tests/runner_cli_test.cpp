@@ -1,0 +1,231 @@
+// The real `graft` executable on real files: exit codes and messages of diff,
+// update and run on bad input, and tampering with every golden snapshot.
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+
+#include <gtest/gtest.h>
+
+#include <graft/harness/scenario.hpp>
+#include <graft/harness/snapshot.hpp>
+
+#include "temp_dir.hpp"
+
+namespace graft::harness {
+namespace {
+
+using testing::read_file;
+using testing::temp_dir;
+
+struct command_result {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Runs graft with args (already shell-quoted), stdout and stderr captured.
+command_result graft(const temp_dir& dir, const std::string& args, const std::string& env = "") {
+  const auto out = dir / "graft_output.txt";
+  const std::string command = env + " '" GRAFT_CLI "' " + args + " > '" + out.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out)};
+}
+
+std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
+
+std::vector<std::filesystem::path> goldens() {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(GRAFT_FIXTURES "/snapshots")) {
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Every event has a kind: changing the first one's is a string change at a known path.
+void tamper_string(nlohmann::json& snapshot) { snapshot["events"][0]["kind"] = "tampered"; }
+
+TEST(GraftCli, HelpOnEveryCommandExitsZero) {
+  temp_dir dir;
+  for (const char* command : {"--help", "run --help", "diff --help", "update --help", "list --help"}) {
+    const auto r = graft(dir, command);
+    EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << command;
+  }
+}
+
+TEST(GraftCli, UsageErrorsAreBadInput) {
+  temp_dir dir;
+  EXPECT_EQ(graft(dir, "").exit_code, 2);
+  EXPECT_EQ(graft(dir, "diff only_one.json").exit_code, 2);
+  EXPECT_EQ(graft(dir, "frobnicate").exit_code, 2);
+}
+
+TEST(GraftCli, EveryGoldenDiffsCleanAgainstItselfAndTamperingIsCaught) {
+  temp_dir dir;
+  const auto files = goldens();
+  ASSERT_FALSE(files.empty()) << "no goldens in " GRAFT_FIXTURES "/snapshots";
+  for (const auto& golden : files) {
+    SCOPED_TRACE(golden.string());
+    EXPECT_EQ(graft(dir, "diff " + quoted(golden) + " " + quoted(golden)).exit_code, 0);
+
+    nlohmann::json changed = load_snapshot(golden);
+    tamper_string(changed);
+    write_snapshot(dir / "string.json", changed);
+    const auto r = graft(dir, "diff " + quoted(golden) + " " + quoted(dir / "string.json"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.output.find("events[0].kind: expected"), std::string::npos) << r.output;
+
+    nlohmann::json fewer = load_snapshot(golden);
+    fewer["events"].erase(fewer["events"].size() - 1);
+    write_snapshot(dir / "fewer.json", fewer);
+    const auto removed = graft(dir, "diff " + quoted(golden) + " " + quoted(dir / "fewer.json"));
+    EXPECT_EQ(removed.exit_code, 1);
+    EXPECT_NE(removed.output.find("item missing in actual"), std::string::npos) << removed.output;
+  }
+}
+
+TEST(GraftCli, NumbersInARealGoldenAreComparedWithTolerance) {
+  temp_dir dir;
+  const std::filesystem::path golden = GRAFT_FIXTURES "/snapshots/double_1x1.json";
+  ASSERT_TRUE(std::filesystem::exists(golden));
+  nlohmann::json snapshot = load_snapshot(golden);
+  nlohmann::json* mean = nullptr;
+  std::string path;
+  for (std::size_t i = 0; i < snapshot["events"].size() && mean == nullptr; ++i) {
+    if (snapshot["events"][i].contains("candidate")) {
+      mean = &snapshot["events"][i]["candidate"]["mean"];
+      path = "events[" + std::to_string(i) + "].candidate.mean";
+    }
+  }
+  ASSERT_NE(mean, nullptr);
+  const double original = mean->get<double>();
+
+  *mean = original * (1 + 1e-7);  // inside fp32's rtol 1.3e-6
+  write_snapshot(dir / "within.json", snapshot);
+  EXPECT_EQ(graft(dir, "diff " + quoted(golden) + " " + quoted(dir / "within.json")).exit_code, 0);
+
+  *mean = original + 0.5;
+  write_snapshot(dir / "beyond.json", snapshot);
+  const auto r = graft(dir, "diff " + quoted(golden) + " " + quoted(dir / "beyond.json"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find(path + ": expected"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("|Δ|=0.5 > tol"), std::string::npos) << r.output;
+}
+
+TEST(GraftCli, DiffOfBadFilesIsExitTwoNamingTheFile) {
+  temp_dir dir;
+  const auto golden = goldens().front();
+  const auto r = graft(dir, "diff " + quoted(dir / "absent.json") + " " + quoted(golden));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("absent.json"), std::string::npos) << r.output;
+}
+
+TEST(GraftCli, RunWithAnInvalidScenarioIsBadInputListingEveryProblem) {
+  temp_dir dir;
+  dir.write("fixtures/scenarios/broken.json",
+            R"({"schema_version": 1, "name": "broken", "world": {"baseline": 1, "target": "2"},
+                "grafter": {}, "steps": [{"name": "x", "baseline": {"tensor": {"shape": "3", "fill": 1}},
+                                         "target": {"skip": true}}]})");
+  const auto r = graft(dir, "run --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("world.target: expected an integer, got a string \"2\""), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("steps[0].baseline.tensor.shape: expected an array of ints >= 0, got \"3\""),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(graft(dir, "run no_such_scenario --fixtures " + quoted(dir / "fixtures")).exit_code, 2);
+}
+
+TEST(GraftCli, UpdateUnderCiWritesNothing) {
+  temp_dir dir;
+  write_snapshot(dir / "reports/snapshots/s.pending.json", {{"schema_version", 1}, {"events", nlohmann::json::array()}});
+  const std::string where = " --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports");
+  const auto refused = graft(dir, "update" + where, "CI=true");
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_FALSE(std::filesystem::exists(dir / "fixtures/snapshots/s.json"));
+  const auto accepted = graft(dir, "update s" + where, "CI=false");
+  EXPECT_EQ(accepted.exit_code, 0) << accepted.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "fixtures/snapshots/s.json"));
+}
+
+// A copy of a real scenario (and its golden) in a temp fixtures folder, edited.
+std::string scenario_copy(const temp_dir& dir, const std::string& name,
+                          const std::function<void(nlohmann::json&)>& edit) {
+  std::ifstream in(GRAFT_FIXTURES "/scenarios/" + name + ".json");
+  nlohmann::json doc = nlohmann::json::parse(in);
+  edit(doc);
+  dir.write("fixtures/scenarios/" + name + ".json", doc.dump(2));
+  std::filesystem::create_directories(dir / "fixtures/snapshots");
+  std::filesystem::copy_file(GRAFT_FIXTURES "/snapshots/" + name + ".json",
+                             dir / ("fixtures/snapshots/" + name + ".json"));
+  return " --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports");
+}
+
+TEST(GraftCli, RunPassesAScenarioMatchingItsGolden) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  const auto r = graft(dir, "run double_1x1" + where, "CI=true");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("[1/1] double_1x1 ... pass"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1 scenario: 1 passed, 0 failed, 0 errors"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "reports/snapshots/double_1x1.json"));
+  EXPECT_TRUE(std::filesystem::exists(dir / "reports/summary.json"));
+}
+
+TEST(GraftCli, RunFailsOnAnUnmetExpectationSayingWhatDiffered) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json& doc) {
+    doc["steps"][0]["target"]["expect"]["equals"]["scale"] = 3;
+  });
+  const auto r = graft(dir, "run double_1x1" + where, "CI=true");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("steps[0] 'x' target rank 0: expected 3.0 x baseline rank 0"), std::string::npos)
+      << r.output;
+}
+
+TEST(GraftCli, RunFailsOnATamperedGoldenAndWritesAPendingOutsideCi) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  const auto golden = dir / "fixtures/snapshots/double_1x1.json";
+  nlohmann::json tampered = load_snapshot(golden);
+  tamper_string(tampered);
+  write_snapshot(golden, tampered);
+  const std::string before = read_file(golden);
+  const auto r = graft(dir, "run double_1x1" + where, "CI=");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("snapshot differs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("events[0].kind: expected \"tampered\", actual \"group_init\""), std::string::npos)
+      << r.output;
+  EXPECT_TRUE(std::filesystem::exists(dir / "reports/snapshots/double_1x1.pending.json"));
+  EXPECT_EQ(read_file(golden), before);
+}
+
+TEST(GraftCli, RunKillsStragglersAtTheScenarioTimeout) {
+  temp_dir dir;
+  // The target never starts and the grafter would wait 20 s; the scenario allows 1 s.
+  const std::string where = scenario_copy(dir, "peer_never_arrives", [](nlohmann::json& doc) {
+    doc["grafter"]["timeout"] = 20;
+    doc["timeout_s"] = 1;
+  });
+  const auto r = graft(dir, "run peer_never_arrives" + where, "CI=true");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("peer_never_arrives ... ERROR"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("timed out after 1 s (the scenario's timeout_s); killed baseline-0"), std::string::npos)
+      << r.output;
+}
+
+TEST(GraftCli, ListShowsEveryScenarioWithItsGolden) {
+  temp_dir dir;
+  const auto r = graft(dir, "list");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const auto& file : scenario_files(GRAFT_FIXTURES "/scenarios")) {
+    EXPECT_NE(r.output.find(file.stem().string() + "  ["), std::string::npos) << file;
+  }
+  EXPECT_EQ(r.output.find("NO GOLDEN"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("obsolete"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace graft::harness

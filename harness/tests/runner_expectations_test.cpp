@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include <graft/harness/expectations.hpp>
+
+namespace graft::harness {
+namespace {
+
+scenario one_step_scenario(const nlohmann::json& target_expect) {
+  nlohmann::json doc = {
+      {"schema_version", 1},
+      {"name", "s"},
+      {"world", {{"baseline", 1}, {"target", 1}}},
+      {"grafter", {{"b2t_filter", "name == 'x'"}}},
+      {"steps",
+       {{{"name", "x"},
+         {"baseline", {{"tensor", {{"values", {1, 2}}}}, {"expect", {{"outcome", "sent"}}}}},
+         {"target", {{"tensor", {{"values", {0, 0}}}}, {"expect", target_expect}}}}}}};
+  return parse_scenario(doc, "s.json");
+}
+
+nlohmann::json tensor(const nlohmann::json& values, const std::string& dtype = "float32") {
+  return {{"dtype", dtype}, {"shape", {values.size()}}, {"values", values}};
+}
+
+nlohmann::json result(const nlohmann::json& events, const nlohmann::json& initial, const nlohmann::json& final_value) {
+  return {{"schema_version", 1},
+          {"error", nullptr},
+          {"setup", {{"events", nlohmann::json::array()}}},
+          {"steps", {{{"ran", true}, {"events", events}, {"initial", initial}, {"final", final_value}}}}};
+}
+
+worker_results results_with_target(const nlohmann::json& target) {
+  return {{{graft::role::baseline, 0}, result({{{"kind", "send"}}}, tensor({1, 2}), tensor({1, 2}))},
+          {{graft::role::target, 0}, target}};
+}
+
+TEST(OutcomeOf, TheLastEventDecides) {
+  EXPECT_EQ(outcome_of(nlohmann::json::array()), "none");
+  EXPECT_EQ(outcome_of({{{"kind", "send"}}}), "sent");
+  EXPECT_EQ(outcome_of({{{"kind", "recv_grafted"}}}), "grafted");
+  EXPECT_EQ(outcome_of({{{"kind", "non_tensor"}}, {{"kind", "group_error"}}}), "group_error");
+  // The group is created inside the first matched call; that is not its outcome.
+  EXPECT_EQ(outcome_of({{{"kind", "non_tensor"}}, {{"kind", "group_init"}}}), "non_tensor");
+  EXPECT_EQ(outcome_of({{{"kind", "group_init"}}}), "none");
+}
+
+TEST(CheckExpectations, ARelationToTheBaselineHoldsOrSaysWhy) {
+  const scenario s = one_step_scenario({{"outcome", "grafted"}, {"equals", {{"of", "baseline"}, {"scale", 2}}}});
+  const auto grafted = result({{{"kind", "recv_grafted"}}}, tensor({0, 0}), tensor({2, 4}));
+  EXPECT_TRUE(check_expectations(s, results_with_target(grafted)).empty());
+
+  const auto wrong = result({{{"kind", "recv_grafted"}}}, tensor({0, 0}), tensor({2, 5}));
+  const auto failures = check_expectations(s, results_with_target(wrong));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("steps[0] 'x' target rank 0: expected 2.0 x baseline rank 0"), std::string::npos)
+      << failures[0];
+  EXPECT_NE(failures[0].find("values differ at [1]: expected 4.0, got 5.0"), std::string::npos) << failures[0];
+}
+
+TEST(CheckExpectations, SkippedWithAnErrorKindAndMessageAndUnchangedTarget) {
+  const scenario s = one_step_scenario({{"outcome", "skipped"},
+                                        {"error_kind", "shape_mismatch"},
+                                        {"message_contains", "transform"},
+                                        {"unchanged", true}});
+  const nlohmann::json skipped = {{"kind", "recv_skipped"},
+                                  {"error_kind", "shape_mismatch"},
+                                  {"message", "pass a transform (target tensor unchanged)"}};
+  const auto ok = check_expectations(s, results_with_target(result(nlohmann::json::array({skipped}), tensor({0, 0}), tensor({0, 0}))));
+  EXPECT_TRUE(ok.empty()) << ok.front();
+
+  const auto changed = check_expectations(s, results_with_target(result(nlohmann::json::array({skipped}), tensor({0, 0}), tensor({0, 1}))));
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_NE(changed[0].find("expected the tensor unchanged"), std::string::npos) << changed[0];
+
+  const nlohmann::json grafted = {{"kind", "recv_grafted"}};
+  const auto wrong = check_expectations(s, results_with_target(result(nlohmann::json::array({grafted}), tensor({0, 0}), tensor({0, 0}))));
+  ASSERT_EQ(wrong.size(), 3u);
+  EXPECT_NE(wrong[0].find("expected outcome skipped, got grafted"), std::string::npos) << wrong[0];
+  EXPECT_NE(wrong[1].find("expected error_kind shape_mismatch, got (none)"), std::string::npos) << wrong[1];
+  EXPECT_NE(wrong[2].find("expected the message to contain \"transform\""), std::string::npos) << wrong[2];
+}
+
+TEST(CheckExpectations, ExactValuesDtypeAndNan) {
+  const scenario s = one_step_scenario({{"values", {1, "NaN"}}, {"dtype", "bfloat16"}});
+  const auto ok = result({}, tensor({0, 0}, "bfloat16"), tensor({1, "NaN"}, "bfloat16"));
+  EXPECT_TRUE(check_expectations(s, results_with_target(ok)).empty());
+  const auto bad = result({}, tensor({0, 0}), tensor({1, 2}));
+  const auto failures = check_expectations(s, results_with_target(bad));
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_NE(failures[0].find("expected dtype bfloat16, got float32"), std::string::npos) << failures[0];
+  EXPECT_NE(failures[1].find("values differ at [1]: expected NaN, got 2.0"), std::string::npos) << failures[1];
+}
+
+TEST(CheckExpectations, MissingOrFailedWorkersAreReported) {
+  const scenario s = one_step_scenario({{"outcome", "grafted"}});
+  worker_results results = results_with_target(result({}, tensor({0, 0}), tensor({0, 0})));
+  results.erase({graft::role::target, 0});
+  EXPECT_EQ(check_expectations(s, results), std::vector<std::string>{"target rank 0: the worker reported no result"});
+  results[{graft::role::target, 0}] = {{"error", "grafter config: bad filter"}};
+  EXPECT_EQ(check_expectations(s, results),
+            std::vector<std::string>{"target rank 0: the worker failed: grafter config: bad filter"});
+}
+
+}  // namespace
+}  // namespace graft::harness

@@ -1,0 +1,187 @@
+#include <gtest/gtest.h>
+
+#include <graft/error.hpp>
+#include <graft/harness/scenario.hpp>
+#include <graft/harness/worker_protocol.hpp>
+
+#include "temp_dir.hpp"
+
+namespace graft::harness {
+namespace {
+
+nlohmann::json good_document() {
+  return nlohmann::json::parse(R"({
+    "schema_version": 1,
+    "name": "good",
+    "description": "two steps",
+    "world": {"baseline": 2, "target": 1},
+    "timeout_s": 30,
+    "grafter": {"b2t_filter": "name == 'x'", "transform_path": "double:double_it", "timeout": 5},
+    "tolerances": {"events[*].metrics.rel_diff": {"rtol": 0, "atol": 1e-4}},
+    "expect_setup": {"target": {"outcome": "none"}},
+    "steps": [
+      {"name": "x", "tags": {"layer_id": 3, "phase": "prefill"},
+       "baseline": {"tensor": {"shape": [2, 2], "arange": {"start": 1}},
+                    "extras": {"k": "v"},
+                    "ranks": [{}, {"tensor": {"dtype": "bfloat16", "values": [1, "NaN", 3, 4], "shape": [2, 2]}}],
+                    "expect": {"outcome": "sent"}},
+       "target": {"tensor": {"shape": [2, 2], "random": {"seed": 7}},
+                  "expect": {"outcome": "grafted", "equals": {"of": "baseline", "scale": 2}, "rtol": 0}}},
+      {"name": "y", "var": "later",
+       "baseline": {"tensor": {"from": "x", "scale": 10}},
+       "target": {"non_tensor": "int", "name": "y_renamed"}}
+    ]
+  })");
+}
+
+std::string problems_of(const nlohmann::json& document) {
+  try {
+    parse_scenario(document, "test.json");
+  } catch (const fixture_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ScenarioLoader, AGoodDocumentLoadsWithDefaultsAndOverrides) {
+  const scenario s = parse_scenario(good_document(), "test.json");
+  EXPECT_EQ(s.name, "good");
+  EXPECT_EQ(s.baseline_world_size, 2);
+  EXPECT_EQ(s.target_world_size, 1);
+  ASSERT_EQ(s.steps.size(), 2u);
+  const scenario_step& x = s.steps[0];
+  ASSERT_EQ(x.baseline.size(), 2u);
+  ASSERT_TRUE(x.baseline[0].tensor && x.baseline[1].tensor);
+  EXPECT_EQ(x.baseline[0].tensor->kind, tensor_spec::source::arange);
+  EXPECT_EQ(x.baseline[0].tensor->start, 1);
+  EXPECT_EQ(x.baseline[1].tensor->kind, tensor_spec::source::values);
+  EXPECT_EQ(x.baseline[1].tensor->dtype, "bfloat16");
+  EXPECT_EQ(x.baseline[1].extras["k"], "v");  // the side's extras reach every rank
+  ASSERT_TRUE(x.target[0].expect && x.target[0].expect->relation);
+  EXPECT_EQ(x.target[0].expect->relation->scale, 2);
+  EXPECT_EQ(x.target[0].expect->rtol, 0);
+  EXPECT_EQ(s.steps[1].var, "later");
+  EXPECT_EQ(s.steps[1].target[0].name, "y_renamed");
+  EXPECT_EQ(s.steps[1].target[0].non_tensor, "int");
+  EXPECT_EQ(s.steps[1].baseline[0].name, "y");
+  ASSERT_TRUE(s.expect_setup_target);
+  EXPECT_FALSE(s.expect_setup_baseline);
+}
+
+TEST(ScenarioLoader, EveryProblemIsReportedWithItsPathInOneError) {
+  nlohmann::json doc = good_document();
+  doc["world"]["target"] = 0;
+  doc["steps"][0]["target"]["tensor"]["shape"] = "3";
+  doc["steps"][0]["baseline"]["tensor"]["dtype"] = "float8";
+  doc["steps"][1]["baseline"]["tensor"]["from"] = "nowhere";
+  doc["grafter"]["role"] = "target";
+  doc["unknown_key"] = true;
+  const std::string text = problems_of(doc);
+  EXPECT_NE(text.find("test.json: "), std::string::npos) << text;
+  EXPECT_NE(text.find("world.target: expected a world size >= 1, got 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("grafter.role: set by the runner"), std::string::npos) << text;
+  EXPECT_NE(text.find("unknown_key: unknown key"), std::string::npos) << text;
+  EXPECT_NE(text.find("steps[0].baseline.tensor.dtype: \"float8\" is not one of"), std::string::npos) << text;
+}
+
+TEST(ScenarioLoader, TensorShapeOfTheWrongTypeNamesTheExactPath) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["tensor"]["shape"] = "3";
+  EXPECT_NE(problems_of(doc).find("steps[0].target.tensor.shape: expected an array of ints >= 0, got \"3\""),
+            std::string::npos)
+      << problems_of(doc);
+}
+
+TEST(ScenarioLoader, RankOverridesAreCheckedPerRank) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["baseline"]["ranks"] = nlohmann::json::array({nlohmann::json::object()});
+  EXPECT_NE(problems_of(doc).find("steps[0].baseline.ranks: expected an array of 2 objects"), std::string::npos)
+      << problems_of(doc);
+  doc = good_document();
+  doc["steps"][0]["baseline"]["ranks"][1]["tensor"] = {{"shape", {3}}, {"values", {1, 2}}};
+  EXPECT_NE(problems_of(doc).find("steps[0].baseline.ranks[1].tensor.shape: holds 3 elements but \"values\" has 2"),
+            std::string::npos)
+      << problems_of(doc);
+}
+
+TEST(ScenarioLoader, TensorSourcesMustBeExactlyOne) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["tensor"] = {{"shape", {2}}, {"fill", 1}, {"arange", true}};
+  EXPECT_NE(problems_of(doc).find("steps[0].target.tensor: expected exactly one of"), std::string::npos);
+  doc["steps"][0]["target"]["tensor"] = {{"shape", {2}}};
+  EXPECT_NE(problems_of(doc).find("(found 0)"), std::string::npos);
+  doc["steps"][0]["target"]["tensor"] = {{"fill", 1}};
+  EXPECT_NE(problems_of(doc).find("steps[0].target.tensor.shape: required array of ints is missing"),
+            std::string::npos);
+}
+
+TEST(ScenarioLoader, VariablesMustComeFromEarlierSteps) {
+  nlohmann::json doc = good_document();
+  doc["steps"][1]["baseline"]["tensor"]["from"] = "later";
+  EXPECT_NE(problems_of(doc).find("steps[1].baseline.tensor.from: variable \"later\" is not set by an earlier step"),
+            std::string::npos)
+      << problems_of(doc);
+}
+
+TEST(ScenarioLoader, ExpectationsAreValidated) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["expect"] = {{"outcome", "exploded"}, {"values", {1, "x"}}, {"unchanged", true}};
+  const std::string text = problems_of(doc);
+  EXPECT_NE(text.find("steps[0].target.expect.outcome: \"exploded\" is not one of"), std::string::npos) << text;
+  EXPECT_NE(text.find("steps[0].target.expect.values[1]: expected a number"), std::string::npos) << text;
+  EXPECT_NE(text.find("steps[0].target.expect: use at most one of"), std::string::npos) << text;
+
+  doc = good_document();
+  doc["steps"][0]["target"]["expect"]["equals"]["rank"] = 5;
+  EXPECT_NE(problems_of(doc).find("rank 5 does not exist on the baseline side"), std::string::npos)
+      << problems_of(doc);
+}
+
+TEST(ScenarioLoader, BothSidesMustSayWhatTheyDo) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0].erase("target");
+  EXPECT_NE(problems_of(doc).find("steps[0].target: required"), std::string::npos);
+  doc = good_document();
+  doc["steps"][0]["target"] = {{"extras", nullptr}};
+  EXPECT_NE(problems_of(doc).find("steps[0].target: a rank that runs needs exactly one of"), std::string::npos);
+  doc["steps"][0]["target"] = {{"skip", true}};
+  EXPECT_EQ(problems_of(doc), "");
+}
+
+TEST(ScenarioLoader, SchemaVersionIsRequiredAndChecked) {
+  nlohmann::json doc = good_document();
+  doc["schema_version"] = 2;
+  EXPECT_NE(problems_of(doc).find("schema_version: unsupported version 2"), std::string::npos);
+  doc.erase("schema_version");
+  EXPECT_NE(problems_of(doc).find("schema_version: required integer is missing"), std::string::npos);
+}
+
+TEST(ScenarioLoader, FilesMustBeJsonAndNamedAfterTheScenario) {
+  testing::temp_dir dir;
+  EXPECT_THROW(load_scenario(dir / "missing.json"), fixture_error);
+  try {
+    load_scenario(dir.write("broken.json", "{\"name\": "));
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("broken.json: invalid JSON"), std::string::npos) << e.what();
+  }
+  try {
+    load_scenario(dir.write("other.json", good_document().dump()));
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("name: \"good\" differs from the file name"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(load_scenario(dir.write("good.json", good_document().dump())).name, "good");
+}
+
+TEST(ResolveTransformSpec, ShortNamesPointIntoThePluginFolder) {
+  EXPECT_EQ(resolve_transform_spec("double:double_it", "/p"), "/p/libgraft_double_transform.so:double_it");
+  EXPECT_EQ(resolve_transform_spec("builtin:reshard", "/p"), "builtin:reshard");
+  EXPECT_EQ(resolve_transform_spec("builtin:reshard:dim=1", "/p"), "builtin:reshard:dim=1");
+  EXPECT_EQ(resolve_transform_spec("libx.so:f", "/p"), "libx.so:f");
+  EXPECT_EQ(resolve_transform_spec("/abs/libx.so:f", "/p"), "/abs/libx.so:f");
+  EXPECT_EQ(resolve_transform_spec("no_colon", "/p"), "no_colon");
+}
+
+}  // namespace
+}  // namespace graft::harness

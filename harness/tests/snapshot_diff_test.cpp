@@ -1,0 +1,223 @@
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <graft/error.hpp>
+
+#include <graft/harness/snapshot.hpp>
+#include <graft/harness/snapshot_diff.hpp>
+
+#include "temp_dir.hpp"
+
+namespace graft::harness {
+namespace {
+
+using testing::temp_dir;
+
+// A snapshot shaped like the ones graft run writes.
+nlohmann::json sample_snapshot() {
+  snapshot_input input;
+  input.scenario = "sample";
+  input.baseline_world_size = 1;
+  input.target_world_size = 1;
+  input.events = {
+      {{"graft_rank", 0}, {"kind", "send"}, {"tensor", {{"dtype", "float32"}, {"mean", 2.5}, {"shape", {4}}}}},
+      {{"graft_rank", 1},
+       {"kind", "recv_grafted"},
+       {"transform", "double_it"},
+       {"before", {{"dtype", "bfloat16"}, {"mean", 1.0}}},
+       {"metrics", {{"rel_diff", 0.25}, {"max_abs", 8.0}, {"cosine", "NaN"}, {"numel", 4}}}},
+      {{"graft_rank", 1}, {"kind", "recv_skipped"}, {"error_kind", "shape_mismatch"}}};
+  return make_snapshot(input, {});
+}
+
+TEST(DiffJson, IdenticalSnapshotsHaveNoDifferences) {
+  EXPECT_TRUE(diff_snapshots(sample_snapshot(), sample_snapshot()).empty());
+}
+
+TEST(DiffJson, AStringChangeIsReportedWithItsPath) {
+  nlohmann::json actual = sample_snapshot();
+  actual["events"][1]["transform"] = "triple_it";
+  const auto diffs = diff_snapshots(sample_snapshot(), actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[1].transform");
+  EXPECT_EQ(diffs[0].expected, "\"double_it\"");
+  EXPECT_EQ(diffs[0].actual, "\"triple_it\"");
+}
+
+TEST(DiffJson, Fp32NumbersWithinToleranceAreEqualAndBeyondAreNot) {
+  nlohmann::json within = sample_snapshot();
+  within["events"][0]["tensor"]["mean"] = 2.5 * (1 + 1e-7);
+  EXPECT_TRUE(diff_snapshots(sample_snapshot(), within).empty());
+
+  nlohmann::json beyond = sample_snapshot();
+  beyond["events"][0]["tensor"]["mean"] = 2.5001;
+  const auto diffs = diff_snapshots(sample_snapshot(), beyond);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[0].tensor.mean");
+  EXPECT_NE(diffs[0].detail.find("|Δ|=0.0001"), std::string::npos) << diffs[0].detail;
+  EXPECT_NE(diffs[0].detail.find("float32"), std::string::npos) << diffs[0].detail;
+}
+
+TEST(DiffJson, TheEnclosingDtypeChoosesTheDefaultTolerance) {
+  // 1% off: inside bf16's rtol 1.6e-2, far outside fp32's.
+  nlohmann::json actual = sample_snapshot();
+  actual["events"][1]["before"]["mean"] = 1.01;
+  EXPECT_TRUE(diff_snapshots(sample_snapshot(), actual).empty());
+  actual["events"][0]["tensor"]["mean"] = 2.5 * 1.01;
+  ASSERT_EQ(diff_snapshots(sample_snapshot(), actual).size(), 1u);
+}
+
+TEST(DiffJson, ToleranceOverridesByPathGlobComeFromTheExpectedSnapshot) {
+  nlohmann::json expected = sample_snapshot();
+  nlohmann::json actual = sample_snapshot();
+  actual["events"][1]["metrics"]["rel_diff"] = 0.26;
+  EXPECT_EQ(diff_snapshots(expected, actual).size(), 1u);
+  expected["tolerances"] = {{"events[*].metrics.rel_diff", {{"rtol", 0}, {"atol", 0.02}}}};
+  actual["tolerances"] = expected["tolerances"];
+  EXPECT_TRUE(diff_snapshots(expected, actual).empty());
+}
+
+TEST(DiffJson, IntegersCompareExactly) {
+  nlohmann::json actual = sample_snapshot();
+  actual["events"][1]["metrics"]["numel"] = 5;
+  const auto diffs = diff_snapshots(sample_snapshot(), actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[1].metrics.numel");
+}
+
+TEST(DiffJson, NanEqualsNanButNotANumber) {
+  const tolerance_policy policy;
+  EXPECT_TRUE(diff_json(nlohmann::json{{"v", "NaN"}}, nlohmann::json{{"v", "NaN"}}, policy).empty());
+  EXPECT_TRUE(diff_json(nlohmann::json{{"v", "Inf"}}, nlohmann::json{{"v", "Inf"}}, policy).empty());
+  EXPECT_EQ(diff_json(nlohmann::json{{"v", "NaN"}}, nlohmann::json{{"v", 1.0}}, policy).size(), 1u);
+  EXPECT_EQ(diff_json(nlohmann::json{{"v", 1.0}}, nlohmann::json{{"v", "NaN"}}, policy).size(), 1u);
+  EXPECT_EQ(diff_json(nlohmann::json{{"v", "Inf"}}, nlohmann::json{{"v", 1e308}}, policy).size(), 1u);
+  EXPECT_EQ(diff_json(nlohmann::json{{"v", "Inf"}}, nlohmann::json{{"v", "-Inf"}}, policy).size(), 1u);
+}
+
+TEST(DiffJson, ARemovedEventIsOneMissingItemNotAShiftOfTheRest) {
+  nlohmann::json actual = sample_snapshot();
+  actual["events"].erase(1);
+  const auto diffs = diff_snapshots(sample_snapshot(), actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[1]");
+  EXPECT_EQ(diffs[0].actual, "(missing)");
+  EXPECT_NE(diffs[0].expected.find("event recv_grafted (graft_rank 1)"), std::string::npos) << diffs[0].expected;
+}
+
+TEST(DiffJson, AnAddedEventIsOneExtraItem) {
+  nlohmann::json actual = sample_snapshot();
+  actual["events"].push_back({{"graft_rank", 1}, {"kind", "desync"}});
+  const auto diffs = diff_snapshots(sample_snapshot(), actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[3]");
+  EXPECT_EQ(diffs[0].expected, "(missing)");
+}
+
+TEST(DiffJson, MissingAndExtraKeysAndTypeChangesAreNamed) {
+  nlohmann::json actual = sample_snapshot();
+  actual["events"][2].erase("error_kind");
+  actual["events"][2]["message"] = "new";
+  actual["events"][0]["tensor"]["shape"] = "4";
+  const auto text = format_differences(diff_snapshots(sample_snapshot(), actual));
+  EXPECT_NE(text.find("events[0].tensor.shape: expected [4], actual \"4\" (type differs: array vs string)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("events[2].error_kind: expected \"shape_mismatch\", actual (missing)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("events[2].message: expected (missing), actual \"new\""), std::string::npos) << text;
+}
+
+TEST(DiffJson, FormatCapsTheNumberOfLines) {
+  std::vector<difference> diffs(5, difference{"p", "1", "2", ""});
+  const std::string text = format_differences(diffs, 2);
+  EXPECT_NE(text.find("... and 3 more"), std::string::npos);
+}
+
+TEST(PathGlob, StarStaysInOneSegmentDoubleStarCrossesThem) {
+  EXPECT_TRUE(path_matches("events[*].metrics.rel_diff", "events[12].metrics.rel_diff"));
+  EXPECT_FALSE(path_matches("events[*].metrics.rel_diff", "events[1].x.metrics.rel_diff"));
+  EXPECT_TRUE(path_matches("**.rel_diff", "events[1].metrics.rel_diff"));
+  EXPECT_TRUE(path_matches("events[*].*.mean", "events[0].before.mean"));
+  EXPECT_FALSE(path_matches("events[*].*.mean", "events[0].before.max"));
+}
+
+TEST(TolerancePolicy, RejectsMalformedEntriesNamingTheKey) {
+  EXPECT_THROW(tolerance_policy::from_json({{"x", {{"rtol", -1}}}}, "tolerances"), snapshot_error);
+  try {
+    tolerance_policy::from_json({{"x", {{"rtl", 1}}}}, "tolerances");
+    FAIL() << "expected snapshot_error";
+  } catch (const snapshot_error& e) {
+    EXPECT_NE(std::string(e.what()).find("tolerances.x.rtl"), std::string::npos) << e.what();
+  }
+}
+
+// graft diff on real files: a golden and a copy that a test tampers with.
+class SnapshotFileDiff : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    golden_ = dir_ / "golden.json";
+    write_snapshot(golden_, sample_snapshot());
+  }
+  std::filesystem::path tampered(const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json copy = load_snapshot(golden_);
+    edit(copy);
+    const auto path = dir_ / "actual.json";
+    write_snapshot(path, copy);
+    return path;
+  }
+  temp_dir dir_;
+  std::filesystem::path golden_;
+};
+
+TEST_F(SnapshotFileDiff, SameFileIsExitZero) {
+  const auto result = diff_snapshot_files(golden_, tampered([](nlohmann::json&) {}));
+  EXPECT_EQ(result.exit_code, 0) << result.report;
+}
+
+TEST_F(SnapshotFileDiff, ChangedStringIsExitOneNamingThePath) {
+  const auto result = diff_snapshot_files(golden_, tampered([](nlohmann::json& j) {
+                                            j["events"][2]["error_kind"] = "transform_raised";
+                                          }));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.report.find("events[2].error_kind: expected \"shape_mismatch\", actual \"transform_raised\""),
+            std::string::npos)
+      << result.report;
+}
+
+TEST_F(SnapshotFileDiff, NumberBeyondToleranceIsExitOne) {
+  const auto result =
+      diff_snapshot_files(golden_, tampered([](nlohmann::json& j) { j["events"][1]["metrics"]["max_abs"] = 8.01; }));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.report.find("events[1].metrics.max_abs"), std::string::npos) << result.report;
+}
+
+TEST_F(SnapshotFileDiff, NumberWithinToleranceIsExitZero) {
+  const auto result = diff_snapshot_files(
+      golden_, tampered([](nlohmann::json& j) { j["events"][1]["metrics"]["max_abs"] = 8.0 + 1e-6; }));
+  EXPECT_EQ(result.exit_code, 0) << result.report;
+}
+
+TEST_F(SnapshotFileDiff, RemovedEventIsExitOneNamingIt) {
+  const auto result = diff_snapshot_files(golden_, tampered([](nlohmann::json& j) { j["events"].erase(0); }));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.report.find("events[0]: expected event send (graft_rank 0)"), std::string::npos) << result.report;
+}
+
+TEST_F(SnapshotFileDiff, BadInputIsExitTwoNamingTheFile) {
+  const auto missing = diff_snapshot_files(dir_ / "nope.json", golden_);
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.report.find("nope.json"), std::string::npos);
+
+  const auto invalid = diff_snapshot_files(dir_.write("broken.json", "{\"schema_version\": 1,"), golden_);
+  EXPECT_EQ(invalid.exit_code, 2);
+  EXPECT_NE(invalid.report.find("broken.json: invalid JSON"), std::string::npos) << invalid.report;
+
+  const auto unversioned = diff_snapshot_files(golden_, dir_.write("plain.json", "{\"events\": []}"));
+  EXPECT_EQ(unversioned.exit_code, 2);
+  EXPECT_NE(unversioned.report.find("plain.json: not a graft snapshot"), std::string::npos) << unversioned.report;
+}
+
+}  // namespace
+}  // namespace graft::harness
