@@ -20,6 +20,7 @@ struct grafter::state {
   rank_layout layout;
   std::optional<filter> b2t;
   std::optional<filter> t2b;
+  std::optional<filter> compare;
   std::shared_ptr<event_sink> sink;
   exchange_factory make_exchange;
   std::unique_ptr<exchange> group;
@@ -64,6 +65,7 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
   state_->layout = make_rank_layout(c, local);
   state_->b2t = compile_optional(c.b2t_filter, "b2t_filter");
   state_->t2b = compile_optional(c.t2b_filter, "t2b_filter");
+  state_->compare = compile_optional(c.compare_filter, "compare_filter");
   state_->sink = options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr);
   state_->make_exchange = options.make_exchange ? std::move(options.make_exchange) : c10d_exchange_factory();
   if (options.custom_transform) {
@@ -100,15 +102,23 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   state& s = *state_;
   const bool b2t = s.b2t && s.b2t->matches(t);
   const bool t2b = s.t2b && s.t2b->matches(t);
-  if (!b2t && !t2b) return;
-  if (b2t && t2b) {
+  const bool measure_only = s.compare && s.compare->matches(t);
+  const int matches = int{b2t} + int{t2b} + int{measure_only};
+  if (matches == 0) return;
+  if (matches > 1) {
+    std::string which;
+    if (b2t) which += "b2t_filter";
+    if (t2b) which += std::string(which.empty() ? "" : " and ") + "t2b_filter";
+    if (measure_only) which += std::string(which.empty() ? "" : " and ") + "compare_filter";
     s.emit("filter_conflict", {{"tags", tags_json(t)},
-                               {"message", "tags " + t.to_display_string() +
-                                               " matched BOTH b2t_filter and t2b_filter; the call is skipped. "
-                                               "Narrow one of the filters so that a name flows one way"}});
+                               {"filters", which},
+                               {"message", "tags " + t.to_display_string() + " matched " + (matches == 2 ? "BOTH " : "ALL OF ") + which +
+                                               "; the call is skipped. Narrow the filters so that a name "
+                                               "matches one of them"}});
     return;
   }
-  const direction dir = b2t ? direction::b2t : direction::t2b;
+  // A compare-only name flows like b2t; the receiver measures, never writes.
+  const direction dir = t2b ? direction::t2b : direction::b2t;
   const bool sends = is_sender(s.layout.side, dir);
   const bool has_tensor = value != nullptr && value->defined();
   ++s.sequence;
@@ -173,13 +183,19 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
 
   if (!has_tensor) return;
   if (sends) {
-    s.emit("send", {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
-                    {"tensor", describe(*value)}});
+    nlohmann::json fields = {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
+                             {"tensor", describe(*value)}};
+    if (measure_only) fields["compare_only"] = true;
+    s.emit("send", std::move(fields));
     return;
   }
-  detail::recv_request request{t, dir, s.layout, *value, std::move(incoming),
+  // Compare-only: the same guarded path runs on a scratch copy, so the metrics
+  // and infos are exactly a graft's while the host's tensor is never touched.
+  const at::Tensor receiving = measure_only ? value->clone() : *value;
+  detail::recv_request request{t, dir, s.layout, receiving, std::move(incoming),
                                s.chosen_transform ? &*s.chosen_transform : nullptr, s.transform_problem};
   auto [kind, fields] = detail::graft_received(std::move(request));
+  if (measure_only) kind = kind == "recv_grafted" ? "compare" : "compare_skipped";
   fields["tags"] = tags_json(t);
   fields["direction"] = to_string(dir);
   s.emit(std::move(kind), std::move(fields));
