@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <graft/harness/localize/localize_command.hpp>
+
 #include "cli/commands.hpp"
 
 namespace {
@@ -52,6 +54,9 @@ int main(int argc, char** argv) {
 
   auto* list = app.add_subcommand("list", "list scenarios, their golden status, and obsolete goldens");
 
+  int localize_rc = 2;
+  auto* localize = graft::harness::localize::add_localize_command(app, &localize_rc);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -64,6 +69,7 @@ int main(int argc, char** argv) {
     if (diff->parsed()) return cli::diff_command(expected, actual);
     if (update->parsed()) return cli::update_command(p, names);
     if (list->parsed()) return cli::list_command(p);
+    if (localize->parsed()) return localize_rc;
   } catch (const std::exception& e) {
     // Scenario outcomes never throw; what does is the environment (an
     // unwritable reports folder, a missing fixtures folder).

@@ -1,0 +1,61 @@
+#pragma once
+// What the localize command's options parse into, and the steps between it
+// and a localize run. Private to the command.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <graft/harness/localize/localize.hpp>
+
+namespace graft::harness::localize::detail {
+
+struct command_state {
+  // The built-in model.
+  int layers = 4, hidden = 32, heads = 4, vocab = 64, seq_len = 8;
+  std::uint64_t seed = 0;
+  std::string dtype = "float32";
+  std::string target_dtype;  // empty: as --dtype
+  std::string bug = "none";
+  int bug_layer = 0;
+  double bug_eps = 1e-1;
+  std::string target_kernels = "standard";
+  // A user's programs.
+  std::string baseline_cmd, target_cmd, calibration_cmd;
+  int baseline_world_size = 1, target_world_size = 1;
+  std::string graft_name = "layer_input";
+  // Policy.
+  bool calibrate = false;
+  double calibration_multiplier = 10;
+  std::vector<std::string> tolerance, dtype_tolerance;
+  // The run.
+  std::string name;
+  // Compiled in so that localize works from anywhere in a build tree.
+  std::string reports = GRAFT_LOCALIZE_DEFAULT_REPORTS;
+  std::string model = GRAFT_LOCALIZE_DEFAULT_MODEL;
+  int timeout_s = 120;
+  std::string scenario;
+  bool json = false;
+};
+
+// Declares every option on app, bound to state.
+void add_options(CLI::App& app, command_state& state);
+
+// Throws config_error for inconsistent options (e.g. --target-cmd without --baseline-cmd).
+localize_options to_localize_options(const command_state& state);
+
+// Runs and prints; the exit code.
+int run_command(const command_state& state);
+
+// --scenario: options from the file (command-line --reports/--model/--timeout
+// win), then the file's expectations checked against the report.
+int run_scenario(const command_state& command_line);
+
+// A scenario's "expect" object checked against a report; one line per miss.
+std::vector<std::string> check_expectations(const nlohmann::json& expect, const localize_report& report);
+
+}  // namespace graft::harness::localize::detail

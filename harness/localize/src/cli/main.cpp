@@ -1,0 +1,17 @@
+// graft_localize: the `graft localize` command as a program of its own.
+#include <CLI/CLI.hpp>
+
+#include <graft/harness/localize/localize_command.hpp>
+
+int main(int argc, char** argv) {
+  CLI::App app{"graft_localize"};
+  int exit_code = 2;
+  graft::harness::localize::setup_localize_app(app, &exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help exits 0; any usage error is bad input.
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  return exit_code;
+}

@@ -1,0 +1,158 @@
+#include "cli/command_state.hpp"
+
+#include <cstdio>
+
+#include <graft/error.hpp>
+#include <graft/harness/localize/model_bugs.hpp>
+
+namespace graft::harness::localize::detail {
+
+namespace {
+
+constexpr const char* kModelGroup = "Built-in model (used unless --baseline-cmd/--target-cmd are given)";
+constexpr const char* kUserGroup = "Your own programs";
+constexpr const char* kPolicyGroup = "Tolerance";
+constexpr const char* kRunGroup = "Run";
+
+// A double that parses back to itself.
+std::string exact(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", v);
+  return buffer;
+}
+
+std::vector<std::string> model_args(const command_state& s, const std::string& dtype, const std::string& bug,
+                                    const std::string& kernels) {
+  return {s.model,        "--events",   "{events}",     "--layers",    std::to_string(s.layers),
+          "--hidden",     std::to_string(s.hidden),     "--heads",     std::to_string(s.heads),
+          "--vocab",      std::to_string(s.vocab),      "--seq-len",   std::to_string(s.seq_len),
+          "--seed",       std::to_string(s.seed),       "--dtype",     dtype,
+          "--bug",        bug,          "--bug-layer",  std::to_string(s.bug_layer),
+          "--bug-eps",    exact(s.bug_eps),     "--kernels",   kernels};
+}
+
+}  // namespace
+
+void add_options(CLI::App& app, command_state& s) {
+  app.add_option("--layers", s.layers, "transformer blocks")->capture_default_str()->group(kModelGroup);
+  app.add_option("--hidden", s.hidden, "hidden size")->capture_default_str()->group(kModelGroup);
+  app.add_option("--heads", s.heads, "attention heads")->capture_default_str()->group(kModelGroup);
+  app.add_option("--vocab", s.vocab, "vocabulary size")->capture_default_str()->group(kModelGroup);
+  app.add_option("--seq-len", s.seq_len, "tokens")->capture_default_str()->group(kModelGroup);
+  app.add_option("--seed", s.seed, "seed of weights and tokens (both sides)")->capture_default_str()->group(kModelGroup);
+  app.add_option("--dtype", s.dtype, "the baseline's dtype (and the target's unless --target-dtype)")
+      ->check(CLI::IsMember({"float32", "bfloat16"}))
+      ->capture_default_str()
+      ->group(kModelGroup);
+  app.add_option("--target-dtype", s.target_dtype, "the target's dtype")
+      ->check(CLI::IsMember({"float32", "bfloat16"}))
+      ->group(kModelGroup);
+  app.add_option("--bug", s.bug, "a bug planted in the target: " + CLI::detail::join(bug_kind_names(), " | "))
+      ->check(CLI::IsMember(bug_kind_names()))
+      ->capture_default_str()
+      ->group(kModelGroup);
+  app.add_option("--bug-layer", s.bug_layer, "the layer that carries it")->capture_default_str()->group(kModelGroup);
+  app.add_option("--bug-eps", s.bug_eps, "the epsilon of the norm_eps bug (the correct one is 1e-6)")
+      ->capture_default_str()
+      ->group(kModelGroup);
+  app.add_option("--target-kernels", s.target_kernels, "standard | alt: the target's kernels (alt: same math, "
+                                                       "other reduction orders)")
+      ->check(CLI::IsMember({"standard", "alt"}))
+      ->capture_default_str()
+      ->group(kModelGroup);
+  app.add_option("--model", s.model, "the graft_model executable")->capture_default_str()->group(kModelGroup);
+
+  app.add_option("--baseline-cmd", s.baseline_cmd,
+                 "the baseline's command line (run by /bin/sh -c per rank); {role} {rank} {world_size} and "
+                 "{events} are replaced, and DUMPER_GRAFTER_* plus RANK/WORLD_SIZE are set. It must write the "
+                 "grafter's JSON-lines events to {events}")
+      ->group(kUserGroup);
+  app.add_option("--target-cmd", s.target_cmd, "the target's command line, templated the same way")->group(kUserGroup);
+  app.add_option("--calibration-cmd", s.calibration_cmd,
+                 "the target-role command for --calibrate: the baseline program with another valid setting "
+                 "(default: --baseline-cmd itself)")
+      ->group(kUserGroup);
+  app.add_option("--baseline-world-size", s.baseline_world_size, "baseline ranks")->capture_default_str()->group(kUserGroup);
+  app.add_option("--target-world-size", s.target_world_size, "target ranks")->capture_default_str()->group(kUserGroup);
+  app.add_option("--graft-name", s.graft_name, "the point grafted from the baseline in the local pass")
+      ->capture_default_str()
+      ->group(kUserGroup);
+
+  app.add_flag("--calibrate", s.calibrate,
+               "first measure the noise floor (the target without its bug and with alt kernels, or "
+               "--calibration-cmd) and set thresholds to a multiple of it")
+      ->group(kPolicyGroup);
+  app.add_option("--calibration-multiplier", s.calibration_multiplier, "threshold = this x noise floor")
+      ->capture_default_str()
+      ->group(kPolicyGroup);
+  app.add_option("--tolerance", s.tolerance,
+                 "PATTERN=REL_DIFF: a per-name threshold; PATTERN globs the name or the label "
+                 "('attn_*=1e-4', 'logits[4]=1e-3'); wins over calibration and dtype defaults")
+      ->group(kPolicyGroup);
+  app.add_option("--dtype-tolerance", s.dtype_tolerance,
+                 "DTYPE=REL_DIFF: replaces a dtype default (float64 1e-10, float32 1e-6, float16 1e-4, "
+                 "bfloat16 1e-3)")
+      ->group(kPolicyGroup);
+
+  app.add_option("--name", s.name, "run name: the report goes to REPORTS/localize/NAME (default: localize, or "
+                                   "the scenario's file name)")
+      ->group(kRunGroup);
+  app.add_option("--reports", s.reports, "reports folder")->capture_default_str()->group(kRunGroup);
+  app.add_option("--timeout", s.timeout_s, "seconds each pass may take")->capture_default_str()->group(kRunGroup);
+  app.add_option("--scenario", s.scenario, "a localize scenario (fixtures/localize/*.json): its options, then "
+                                           "its expectations checked; exit 0 when all are met")
+      ->check(CLI::ExistingFile)
+      ->group(kRunGroup);
+  app.add_flag("--json", s.json, "print the JSON report instead of the table")->group(kRunGroup);
+}
+
+localize_options to_localize_options(const command_state& s) {
+  localize_options o;
+  o.run_name = s.name.empty() ? "localize" : s.name;
+  o.reports_dir = s.reports;
+  o.timeout = std::chrono::seconds(s.timeout_s);
+  o.graft_name = s.graft_name;
+  if (s.timeout_s <= 0) GRAFT_THROW(config_error, "--timeout " + std::to_string(s.timeout_s) + ": must be positive");
+  if (s.baseline_cmd.empty() != s.target_cmd.empty()) {
+    GRAFT_THROW(config_error, "--baseline-cmd and --target-cmd go together; give both, or neither for the built-in model");
+  }
+  if (s.baseline_world_size <= 0 || s.target_world_size <= 0) {
+    GRAFT_THROW(config_error, "--baseline-world-size/--target-world-size must be positive");
+  }
+
+  if (!s.baseline_cmd.empty()) {
+    o.baseline = shell_command(s.baseline_cmd, s.baseline_world_size);
+    o.target = shell_command(s.target_cmd, s.target_world_size);
+    if (s.calibrate) {
+      o.calibration_target =
+          shell_command(s.calibration_cmd.empty() ? s.baseline_cmd : s.calibration_cmd, s.target_world_size);
+    }
+    o.settings["program"] = "user commands";
+  } else {
+    if (!s.calibration_cmd.empty()) GRAFT_THROW(config_error, "--calibration-cmd needs --baseline-cmd/--target-cmd");
+    const std::string target_dtype = s.target_dtype.empty() ? s.dtype : s.target_dtype;
+    o.baseline = {model_args(s, s.dtype, "none", "standard"), 1};
+    o.target = {model_args(s, target_dtype, s.bug, s.target_kernels), 1};
+    // The noise floor: the target's setting without its bug, on the other kernels.
+    const std::string floor_kernels = s.target_kernels == "alt" ? "standard" : "alt";
+    if (s.calibrate) o.calibration_target = side_command{model_args(s, target_dtype, "none", floor_kernels), 1};
+    o.settings["program"] = "built-in model";
+    o.settings["model"] = {{"layers", s.layers},   {"hidden", s.hidden}, {"heads", s.heads},
+                           {"vocab", s.vocab},     {"seq_len", s.seq_len}, {"seed", s.seed},
+                           {"dtype", s.dtype},     {"target_dtype", target_dtype}, {"bug", s.bug},
+                           {"bug_layer", s.bug_layer}, {"bug_eps", s.bug_eps}, {"target_kernels", s.target_kernels}};
+  }
+
+  o.tolerance.set_calibration_multiplier(s.calibration_multiplier);
+  for (const auto& text : s.dtype_tolerance) {
+    const auto [dtype, value] = tolerance_policy::parse_assignment(text, "--dtype-tolerance");
+    o.tolerance.set_dtype_default(dtype, value);
+  }
+  for (const auto& text : s.tolerance) {
+    const auto [pattern, value] = tolerance_policy::parse_assignment(text, "--tolerance");
+    o.tolerance.add_override(pattern, value);
+  }
+  return o;
+}
+
+}  // namespace graft::harness::localize::detail
