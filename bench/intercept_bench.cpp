@@ -1,6 +1,10 @@
-// The cost of a dump point that grafts nothing: a disabled grafter, and an
-// enabled one whose two filters do not match a call with five tags, each
-// against an empty call measured in the same run (the floor).
+// The cost of a dump point that grafts nothing (cases 1-2 of the bench
+// issue): a disabled grafter, and an enabled one whose two filters do not
+// match a call with five tags, each against an empty call measured in the
+// same run (the floor):
+//   intercept_floor_empty  a non-inlined call taking the same arguments
+//   intercept_disabled     maybe_intercept on a disabled grafter
+//   intercept_no_match     maybe_intercept, enabled, no filter matches
 #include <benchmark/benchmark.h>
 
 #include <ATen/ATen.h>
@@ -33,13 +37,13 @@ graft::graft_config enabled_config() {
   return c;
 }
 
-void bm_empty_call(benchmark::State& state) {
+void intercept_floor_empty(benchmark::State& state) {
   const at::Tensor value = at::zeros({4});
   for (auto _ : state) empty_call(value, five_tags());
 }
-BENCHMARK(bm_empty_call);
+BENCHMARK(intercept_floor_empty);
 
-void bm_disabled_grafter(benchmark::State& state) {
+void intercept_disabled(benchmark::State& state) {
   graft::grafter g(graft::graft_config{}, {0, 1});
   const at::Tensor value = at::zeros({4});
   for (auto _ : state) {
@@ -47,9 +51,9 @@ void bm_disabled_grafter(benchmark::State& state) {
     benchmark::ClobberMemory();
   }
 }
-BENCHMARK(bm_disabled_grafter);
+BENCHMARK(intercept_disabled);
 
-void bm_enabled_no_match(benchmark::State& state) {
+void intercept_no_match(benchmark::State& state) {
   graft::grafter g(enabled_config(), {0, 1});
   const at::Tensor value = at::zeros({4});
   for (auto _ : state) {
@@ -58,7 +62,7 @@ void bm_enabled_no_match(benchmark::State& state) {
   }
   if (g.has_group()) state.SkipWithError("a non-matching call created a group");
 }
-BENCHMARK(bm_enabled_no_match);
+BENCHMARK(intercept_no_match);
 
 }  // namespace
 

@@ -3,8 +3,16 @@
 // written into its own. A transform sees every sender's tensor and extras and
 // returns a candidate; the grafter validates the candidate (shape equal to the
 // target's, dtype/device converted and logged) and only then writes it.
+//
+// A transform may also offer a fused plan: a promise that, for this call, its
+// candidate is exactly `scale * received_list[source]` (as ATen computes
+// `tensor * scale`). The grafter then skips the temporary and writes the
+// values straight into the target in one pass that also measures them, after
+// validating everything that can fail. A plan changes cost, never results.
 
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,9 +37,22 @@ struct graft_transform_input {
 
 using transform_fn = std::function<at::Tensor(const graft_transform_input&)>;
 
+// candidate = scale * received_list[source]. scale == 1 means the source's
+// values exactly; otherwise each value is multiplied in the source dtype's
+// math type (float for float16/bfloat16) and rounded back to the source dtype.
+struct fused_plan {
+  std::size_t source = 0;
+  double scale = 1.0;
+};
+
+// The plan for one call, or nullopt when this call has none (the grafter then
+// calls fn). Should not throw; if it does, the grafter falls back to fn.
+using fused_plan_fn = std::function<std::optional<fused_plan>(const graft_transform_input&)>;
+
 struct transform {
   std::string name;
   transform_fn fn;
+  fused_plan_fn plan = nullptr;  // optional: empty means always call fn
 };
 
 // The default: receiver i takes sender i. Requires #senders == #receivers and a

@@ -1,10 +1,18 @@
 #include "core/recv_guard.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <vector>
+
 #include <ATen/ATen.h>
+#include <ATen/MemoryOverlap.h>
+#include <c10/core/InferenceMode.h>
 
 #include <graft/error.hpp>
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
+
+#include "stats/write_measure.hpp"
 
 namespace graft::detail {
 
@@ -39,9 +47,10 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
   }
 }
 
-// The candidate as the target's dtype and device, or a skip. Never broadcasts.
-at::Tensor conform(const at::Tensor& candidate, const at::Tensor& target, const std::string& transform_name,
-                   nlohmann::json& notes) {
+// Everything that can make a candidate unusable, checked before any write;
+// records a cast or a move in notes. Never broadcasts.
+void validate_candidate(const at::Tensor& candidate, const at::Tensor& target,
+                        const std::string& transform_name, nlohmann::json& notes) {
   if (!candidate.defined()) {
     throw skip("transform_undefined", "transform '" + transform_name + "' returned an undefined tensor");
   }
@@ -55,16 +64,91 @@ at::Tensor conform(const at::Tensor& candidate, const at::Tensor& target, const 
     throw skip("dtype_incompatible", "transform '" + transform_name + "' returned complex " +
                                          dtype_name(candidate) + " for a real " + dtype_name(target) + " target");
   }
-  at::Tensor out = candidate;
   if (candidate.scalar_type() != target.scalar_type()) {
     notes["cast"] = dtype_name(candidate) + " -> " + dtype_name(target);
-    out = out.to(target.scalar_type());
   }
   if (candidate.device() != target.device()) {
     notes["moved"] = candidate.device().str() + " -> " + target.device().str();
-    out = out.to(target.device());
   }
+}
+
+// The candidate as the target's dtype and device.
+at::Tensor conform(const at::Tensor& candidate, const at::Tensor& target) {
+  at::Tensor out = candidate;
+  if (candidate.scalar_type() != target.scalar_type()) out = out.to(target.scalar_type());
+  if (candidate.device() != target.device()) out = out.to(target.device());
   return out;
+}
+
+// Whether the one-pass write (write_measure.hpp) may write source into
+// target with exactly copy_'s outcome: both dense CPU tensors of the
+// instantiated dtypes and the same shape, no partial overlap, and a target
+// that copy_ would write without a word (no autograd, no inference tensor).
+bool writes_in_one_pass(const at::Tensor& source, const at::Tensor& target) {
+  const auto plain = [](const at::Tensor& t) {
+    return t.defined() && t.is_cpu() && t.layout() == at::kStrided && !t.is_neg() &&
+           !t.is_conj() && detail::has_write_measure_loop(t.scalar_type());
+  };
+  if (!plain(source) || !plain(target) || !target.is_contiguous()) return false;
+  if (source.sizes() != target.sizes() || target.numel() == 0) return false;
+  if (target.requires_grad() || target.is_inference()) return false;
+  const at::MemOverlapStatus overlap = at::get_overlap_status(source, target);
+  return overlap == at::MemOverlapStatus::No || overlap == at::MemOverlapStatus::Full;
+}
+
+// The contiguous strides of shape: the layout of `source * scale` for a
+// contiguous source.
+std::vector<std::int64_t> row_major_strides(at::IntArrayRef shape) {
+  std::vector<std::int64_t> strides(shape.size());
+  std::int64_t step = 1;
+  for (std::size_t k = shape.size(); k-- > 0;) {
+    strides[k] = step;
+    step *= std::max<std::int64_t>(shape[k], 1);
+  }
+  return strides;
+}
+
+// Writes scale * source into target in one pass and fills the event's
+// before, candidate and metrics from that same pass. candidate_stride is the
+// layout the candidate tensor would have had. Cannot fail once called.
+void write_measured(const at::Tensor& source, double scale, const at::Tensor& target,
+                    const std::vector<std::int64_t>& candidate_stride, nlohmann::json& fields) {
+  const at::Tensor dense = source.contiguous();
+  const detail::measured_write result = detail::cpu_write_measured(dense, scale, target);
+  // What copy_ does: autograd's saved tensors notice the in-place write.
+  target.unsafeGetTensorImpl()->bump_version();
+  fields["before"] = detail::describe_with(target, target.strides().vec(), result.before);
+  fields["candidate"] = detail::describe_with(source, candidate_stride, result.candidate);
+  fields["metrics"] = result.metrics;
+}
+
+// The transform's fused plan for this call when the grafter can honour it:
+// the source is a valid, one-pass-writable tensor. Otherwise nullopt, and
+// the transform runs as usual (a plan that throws counts as none).
+std::optional<fused_plan> usable_plan(const transform& chosen, const graft_transform_input& input) {
+  if (!chosen.plan) return std::nullopt;
+  std::optional<fused_plan> plan;
+  try {
+    plan = chosen.plan(input);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (!plan || plan->source >= input.received_list.size()) return std::nullopt;
+  const at::Tensor& source = input.received_list[plan->source];
+  if (!writes_in_one_pass(source, input.target)) return std::nullopt;
+  if (!detail::scale_is_exact(source.scalar_type(), plan->scale)) return std::nullopt;
+  return plan;
+}
+
+// copy_ into an inference tensor outside InferenceMode writes the values and
+// only then throws (when it bumps the version): refuse it before writing.
+void check_writable(const at::Tensor& target) {
+  if (target.is_inference() && !c10::InferenceMode::is_enabled()) {
+    throw skip("copy_failed",
+               "the target is an inference tensor (created under c10::InferenceMode) and this "
+               "dump point runs outside InferenceMode, where in-place writes to it are not "
+               "allowed; call the grafter inside InferenceMode or pass a normal tensor");
+  }
 }
 
 }  // namespace
@@ -76,12 +160,12 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
   fields["n_senders"] = incoming.tensors.size();
   fields["sender_ranks"] = incoming.sender_ranks;
   fields["sender_extras"] = incoming.extras;
-  fields["before"] = describe(target);
   try {
     if (request.chosen == nullptr) {
       throw skip("transform_load", "the transform could not be loaded: " + request.transform_problem);
     }
-    fields["transform"] = request.chosen->name;
+    const transform& chosen = *request.chosen;
+    fields["transform"] = chosen.name;
     const graft_transform_input input{request.call_tags,
                                       senders_on_target_device(incoming, target),
                                       incoming.extras,
@@ -90,10 +174,30 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
                                       request.layout.local_rank,
                                       request.layout.side_world_size(request.layout.side),
                                       incoming.sender_ranks};
-    const at::Tensor candidate = run_transform(*request.chosen, input);
-    const at::Tensor conformed = conform(candidate, target, request.chosen->name, fields);
+
+    // Fused: no candidate tensor at all, one pass from the sender's tensor.
+    if (const std::optional<fused_plan> plan = usable_plan(chosen, input)) {
+      const at::Tensor& source = input.received_list[plan->source];
+      validate_candidate(source, target, chosen.name, fields);
+      const std::vector<std::int64_t> stride =
+          plan->scale == 1.0 ? source.strides().vec() : row_major_strides(source.sizes());
+      write_measured(source, plan->scale, target, stride, fields);
+      return {"recv_grafted", std::move(fields)};
+    }
+
+    const at::Tensor candidate = run_transform(chosen, input);
+    validate_candidate(candidate, target, chosen.name, fields);
+    if (writes_in_one_pass(candidate, target)) {
+      write_measured(candidate, 1.0, target, candidate.strides().vec(), fields);
+      return {"recv_grafted", std::move(fields)};
+    }
+
+    // Any other device, dtype or layout: convert, measure, then copy_.
+    fields["before"] = describe(target);
+    const at::Tensor conformed = conform(candidate, target);
     fields["candidate"] = describe(candidate);
     fields["metrics"] = compare(target, conformed);
+    check_writable(target);
     try {
       target.copy_(conformed);
     } catch (const std::exception& e) {
@@ -107,6 +211,8 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
     fields["error_kind"] = "internal";
     fields["message"] = std::string(e.what()) + " (target tensor unchanged)";
   }
+  // Unchanged, so describing it now describes it as it was.
+  fields["before"] = describe(target);
   return {"recv_skipped", std::move(fields)};
 }
 

@@ -1,6 +1,7 @@
 // The default transform: receiver i takes sender i, unchanged. Its messages
 // keep the reference's wording, so logs read the same across both tools.
 
+#include <optional>
 #include <string>
 
 #include <ATen/core/Tensor.h>
@@ -40,8 +41,22 @@ at::Tensor take_own_rank(const graft_transform_input& in) {
   return candidate;
 }
 
+// The candidate is sender recv_rank's tensor itself whenever take_own_rank
+// would succeed; otherwise no plan, and take_own_rank reports the problem.
+std::optional<fused_plan> own_rank_plan(const graft_transform_input& in) {
+  const auto senders = static_cast<int>(in.received_list.size());
+  if (senders != in.recv_world_size || in.recv_rank < 0 || in.recv_rank >= senders) {
+    return std::nullopt;
+  }
+  const at::Tensor& candidate = in.received_list[in.recv_rank];
+  if (!candidate.defined() || candidate.sizes() != in.target.sizes()) return std::nullopt;
+  return fused_plan{static_cast<std::size_t>(in.recv_rank), 1.0};
+}
+
 }  // namespace
 
-transform identity_by_rank() { return transform{"identity_by_rank", &take_own_rank}; }
+transform identity_by_rank() {
+  return transform{"identity_by_rank", &take_own_rank, &own_rank_plan};
+}
 
 }  // namespace graft

@@ -136,4 +136,16 @@ const graft_transform_descriptor* find_transform_descriptor(const shared_library
   return descriptor;
 }
 
+const graft_fused_plan_descriptor* find_fused_plan_descriptor(const shared_library& library,
+                                                              const std::string& symbol) {
+  void* address = library.find(kGraftFusedPlanEntryPrefix + symbol);
+  if (address == nullptr) return nullptr;
+  const graft_fused_plan_descriptor* descriptor =
+      reinterpret_cast<graft_fused_plan_entry>(address)();
+  const bool usable = descriptor != nullptr && descriptor->magic == kGraftFusedPlanMagic &&
+                      descriptor->abi_version == kGraftFusedPlanAbiVersion &&
+                      descriptor->plan != nullptr;
+  return usable ? descriptor : nullptr;
+}
+
 }  // namespace graft::detail

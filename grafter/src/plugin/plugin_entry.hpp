@@ -17,4 +17,10 @@ const graft_transform_descriptor* find_transform_descriptor(const shared_library
                                                             const std::string& symbol,
                                                             std::string_view spec);
 
+// The transform's fused-plan descriptor, or nullptr when the library has no
+// plan entry for symbol or one of another plan ABI version (the transform
+// then runs unfused; see GRAFT_REGISTER_FUSED_TRANSFORM).
+const graft_fused_plan_descriptor* find_fused_plan_descriptor(const shared_library& library,
+                                                              const std::string& symbol);
+
 }  // namespace graft::detail

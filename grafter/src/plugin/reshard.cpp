@@ -102,7 +102,13 @@ std::int64_t concat_dim(const chosen_dim& dim, const std::vector<at::Tensor>& sh
   return d;
 }
 
-at::Tensor take_share(std::optional<std::int64_t> spec_dim, const graft_transform_input& in) {
+// Where this receiver's share lies in the concatenation of the shards.
+struct share_span {
+  chosen_dim dim;
+  std::int64_t d, begin, end;
+};
+
+share_span locate_share(std::optional<std::int64_t> spec_dim, const graft_transform_input& in) {
   check_shards(in);
   const std::vector<at::Tensor>& shards = in.received_list;
   const chosen_dim dim = choose_dim(spec_dim, in);
@@ -117,8 +123,16 @@ at::Tensor take_share(std::optional<std::int64_t> spec_dim, const graft_transfor
          " equal parts (" + dim.source + ")");
   }
   const std::int64_t part = total / in.recv_world_size;
-  const std::int64_t begin = part * in.recv_rank;
-  const std::int64_t end = begin + part;
+  return {dim, d, part * in.recv_rank, part * (in.recv_rank + 1)};
+}
+
+at::Tensor take_share(std::optional<std::int64_t> spec_dim, const graft_transform_input& in) {
+  const share_span span = locate_share(spec_dim, in);
+  const std::vector<at::Tensor>& shards = in.received_list;
+  const chosen_dim& dim = span.dim;
+  const std::int64_t d = span.d;
+  const std::int64_t begin = span.begin;
+  const std::int64_t end = span.end;
 
   std::vector<at::Tensor> pieces;
   std::int64_t offset = 0;
@@ -143,11 +157,36 @@ at::Tensor take_share(std::optional<std::int64_t> spec_dim, const graft_transfor
   return share;
 }
 
+// When the share is exactly one whole shard (TP=N -> TP=N, or 1 -> 1) the
+// candidate is that shard itself. Anything else, errors included, has no
+// plan: take_share then builds the candidate or reports the problem.
+std::optional<fused_plan> whole_shard_plan(std::optional<std::int64_t> spec_dim,
+                                           const graft_transform_input& in) {
+  std::optional<share_span> span;
+  try {
+    span = locate_share(spec_dim, in);
+  } catch (const transform_error&) {
+    return std::nullopt;
+  }
+  std::int64_t offset = 0;
+  for (std::size_t i = 0; i < in.received_list.size(); ++i) {
+    const at::Tensor& shard = in.received_list[i];
+    const std::int64_t length = shard.size(span->d);
+    if (offset == span->begin && offset + length == span->end) {
+      if (shard.sizes() != in.target.sizes()) return std::nullopt;
+      return fused_plan{i, 1.0};
+    }
+    offset += length;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 transform reshard(std::optional<std::int64_t> dim) {
   return transform{"reshard",
-                   [dim](const graft_transform_input& in) { return take_share(dim, in); }};
+                   [dim](const graft_transform_input& in) { return take_share(dim, in); },
+                   [dim](const graft_transform_input& in) { return whole_shard_plan(dim, in); }};
 }
 
 }  // namespace graft

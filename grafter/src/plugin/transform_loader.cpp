@@ -24,6 +24,7 @@ constexpr std::size_t kPluginErrorCapacity = 4096;
 struct plugin_instance {
   std::unique_ptr<detail::shared_library> library;
   const graft_transform_descriptor* descriptor;
+  const graft_fused_plan_descriptor* plan;  // null: the transform has no fused plan
   std::string label;  // the spec it was first loaded by
 };
 
@@ -41,11 +42,24 @@ at::Tensor call_plugin(const plugin_instance& plugin, const graft_transform_inpu
   return out;
 }
 
+std::optional<fused_plan> call_plan(const plugin_instance& plugin,
+                                    const graft_transform_input& in) {
+  graft_plugin_fused_plan found{};
+  if (plugin.plan->plan(&in, &found) != 1) return std::nullopt;
+  return fused_plan{static_cast<std::size_t>(found.source), found.scale};
+}
+
 transform as_transform(std::shared_ptr<const plugin_instance> plugin) {
   std::string name = plugin->descriptor->name != nullptr ? plugin->descriptor->name : plugin->label;
-  return transform{std::move(name), [plugin = std::move(plugin)](const graft_transform_input& in) {
+  fused_plan_fn plan;
+  if (plugin->plan != nullptr) {
+    plan = [plugin](const graft_transform_input& in) { return call_plan(*plugin, in); };
+  }
+  return transform{std::move(name),
+                   [plugin = std::move(plugin)](const graft_transform_input& in) {
                      return call_plugin(*plugin, in);
-                   }};
+                   },
+                   std::move(plan)};
 }
 
 std::string canonical_path(const std::string& path) {
@@ -110,8 +124,10 @@ transform load_transform(std::string_view spec) {
 
   const graft_transform_descriptor* descriptor =
       detail::find_transform_descriptor(*library, parsed.symbol, spec);
+  const graft_fused_plan_descriptor* plan =
+      detail::find_fused_plan_descriptor(*library, parsed.symbol);
   auto instance = std::make_shared<const plugin_instance>(
-      plugin_instance{std::move(library), descriptor, std::string(spec)});
+      plugin_instance{std::move(library), descriptor, plan, std::string(spec)});
   slot = instance;
   return as_transform(std::move(instance));
 }

@@ -10,6 +10,7 @@
 #include <graft/metrics.hpp>
 
 #include "stats/passes.hpp"
+#include "stats/write_measure.hpp"
 
 namespace graft {
 namespace {
@@ -59,6 +60,28 @@ std::string shape_string(const std::vector<std::int64_t>& shape) {
   return out + ")";
 }
 
+namespace detail {
+
+tensor_info describe_with(const at::Tensor& t, const std::vector<std::int64_t>& stride,
+                          const value_stats& s) {
+  tensor_info info;
+  info.shape = t.sizes().vec();
+  info.stride = stride;
+  info.dtype = dtype_name(t);
+  info.device = t.device().str();
+  info.numel = t.numel();
+  info.nan_count = s.nan_count;
+  info.inf_count = s.inf_count;
+  if (s.finite_count > 0) {
+    info.min = s.min;
+    info.max = s.max;
+    info.mean = s.sum / static_cast<double>(s.finite_count);
+  }
+  return info;
+}
+
+}  // namespace detail
+
 tensor_info describe(const at::Tensor& t) {
   if (!t.defined()) {
     GRAFT_THROW(error, "describe: the tensor is undefined; pass a defined at::Tensor");
@@ -76,14 +99,7 @@ tensor_info describe(const at::Tensor& t) {
   const detail::value_stats s = values.is_cpu() && detail::has_cpu_loop(values.scalar_type())
                                     ? detail::cpu_value_stats(values)
                                     : detail::aten_value_stats(values);
-  info.nan_count = s.nan_count;
-  info.inf_count = s.inf_count;
-  if (s.finite_count > 0) {
-    info.min = s.min;
-    info.max = s.max;
-    info.mean = s.sum / static_cast<double>(s.finite_count);
-  }
-  return info;
+  return detail::describe_with(t, info.stride, s);
 }
 
 void to_json(nlohmann::json& out, const tensor_info& info) {

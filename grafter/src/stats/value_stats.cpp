@@ -1,59 +1,59 @@
 // describe()'s statistics: finite min/max/sum and NaN/Inf counts, as one
 // hand-written pass on the CPU and as ATen ops on any other device.
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include <ATen/Dispatch.h>
 #include <ATen/Functions.h>
 #include <ATen/core/Tensor.h>
 
+#include "stats/accumulators.hpp"
 #include "stats/chunked.hpp"
 #include "stats/passes.hpp"
 
 namespace graft::detail {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-struct stats_partial {
-  std::int64_t nan_count = 0, inf_count = 0, finite_count = 0;
-  double min = kInf, max = -kInf, sum = 0;
-};
+template <typename T>
+GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::int64_t end) {
+  stats_lanes lanes;
+  std::int64_t i = begin;
+  for (; i + kLanes <= end; i += kLanes) {
+    const lanes_f64 v = load_lanes(p + i);
+    if (!kMayBeNonFinite<T> || all_finite(v, v, v)) {
+      lanes.add_finite(v);
+    } else {
+      for (int l = 0; l < kLanes; ++l) lanes.add_one(l, v[l]);
+    }
+  }
+  for (int l = 0; i < end; ++i, ++l) lanes.add_one(l, static_cast<double>(p[i]));
+  return lanes.fold();
+}
 
 template <typename T>
 stats_partial stats_range(const T* p, std::int64_t begin, std::int64_t end) {
-  stats_partial s;
-  for (std::int64_t i = begin; i < end; ++i) {
-    const double v = static_cast<double>(p[i]);
-    if constexpr (kMayBeNonFinite<T>) {
-      if (std::isnan(v)) {
-        ++s.nan_count;
-        continue;
-      }
-      if (std::isinf(v)) {
-        ++s.inf_count;
-        continue;
-      }
-    }
-    ++s.finite_count;
-    s.min = std::min(s.min, v);
-    s.max = std::max(s.max, v);
-    s.sum += v;
-  }
-  return s;
+  return stats_range_impl(p, begin, end);
 }
 
-void combine(stats_partial& into, const stats_partial& next) {
-  into.nan_count += next.nan_count;
-  into.inf_count += next.inf_count;
-  into.finite_count += next.finite_count;
-  into.min = std::min(into.min, next.min);
-  into.max = std::max(into.max, next.max);
-  into.sum += next.sum;
+template <typename T>
+using stats_range_fn = stats_partial (*)(const T*, std::int64_t, std::int64_t);
+
+#if defined(GRAFT_TARGET_AVX2)
+template <typename T>
+GRAFT_TARGET_AVX2 stats_partial stats_range_avx2(const T* p, std::int64_t begin, std::int64_t end) {
+  return stats_range_impl(p, begin, end);
 }
+
+template <typename T>
+stats_range_fn<T> best_stats_range() {
+  return cpu_has_avx2() ? &stats_range_avx2<T> : &stats_range<T>;
+}
+#else
+template <typename T>
+stats_range_fn<T> best_stats_range() {
+  return &stats_range<T>;
+}
+#endif
 
 }  // namespace
 
@@ -63,12 +63,12 @@ value_stats cpu_value_stats(const at::Tensor& t) {
   AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(),
                              "graft_cpu_value_stats", [&] {
     const scalar_t* p = c.data_ptr<scalar_t>();
+    const stats_range_fn<scalar_t> range = best_stats_range<scalar_t>();
     total = chunked_reduce<stats_partial>(
-        c.numel(), [&](std::int64_t b, std::int64_t e) { return stats_range(p, b, e); },
-        combine);
+        c.numel(), [&](std::int64_t b, std::int64_t e) { return range(p, b, e); },
+        [](stats_partial& into, const stats_partial& next) { combine(into, next); });
   });
-  return {total.nan_count, total.inf_count, total.finite_count,
-          total.min,       total.max,       total.sum};
+  return to_value_stats(total);
 }
 
 value_stats aten_value_stats(const at::Tensor& t) {
@@ -78,8 +78,8 @@ value_stats aten_value_stats(const at::Tensor& t) {
   const at::Tensor host = at::stack({at::isnan(v).sum().to(at::kDouble),
                                      at::isinf(v).sum().to(at::kDouble),
                                      finite.sum().to(at::kDouble),
-                                     v.masked_fill(not_finite, kInf).min(),
-                                     v.masked_fill(not_finite, -kInf).max(),
+                                     v.masked_fill(not_finite, kInfinity).min(),
+                                     v.masked_fill(not_finite, -kInfinity).max(),
                                      v.masked_fill(not_finite, 0.0).sum()})
                               .cpu();
   const double* h = host.data_ptr<double>();

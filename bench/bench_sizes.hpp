@@ -1,0 +1,62 @@
+#pragma once
+// The size sweep and dtypes every bandwidth case shares, and the counters the
+// report reads. Sizes are the target's bytes: 4 KiB, 16 KiB, ... up to
+// GRAFT_BENCH_MAX_MIB (default 64; 256 for the full sweep).
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <ATen/core/Tensor.h>
+#include <benchmark/benchmark.h>
+#include <c10/core/ScalarType.h>
+
+namespace graft_bench {
+
+inline constexpr std::int64_t kMinBytes = std::int64_t{4} << 10;
+inline constexpr std::int64_t kDefaultMaxMib = 64;
+
+// GRAFT_BENCH_MAX_MIB, else 64: the largest size in MiB.
+inline std::int64_t max_bytes() {
+  std::int64_t mib = kDefaultMaxMib;
+  if (const char* text = std::getenv("GRAFT_BENCH_MAX_MIB")) {
+    char* end = nullptr;
+    const long long parsed = std::strtoll(text, &end, 10);
+    if (end != text && *end == '\0' && parsed > 0) mib = parsed;
+  }
+  return mib << 20;
+}
+
+// 4 KiB, then powers of 4 up to max_bytes().
+inline std::vector<std::int64_t> sizes() {
+  std::vector<std::int64_t> out;
+  for (std::int64_t b = kMinBytes; b <= max_bytes(); b *= 4) out.push_back(b);
+  return out;
+}
+
+struct dtype_case {
+  at::ScalarType type;
+  const char* name;
+};
+
+inline const std::vector<dtype_case>& dtypes() {
+  static const std::vector<dtype_case> all{{at::kFloat, "float32"}, {at::kBFloat16, "bfloat16"}};
+  return all;
+}
+
+// "<variant>/<dtype>/<bytes>": the report pairs a variant with its floor by
+// the part after the variant's name.
+inline std::string case_name(const std::string& variant, const dtype_case& d, std::int64_t bytes) {
+  return variant + "/" + d.name + "/" + std::to_string(bytes);
+}
+
+// bytes: the target's size; bytes_rw: what one iteration reads plus writes at
+// least (the report's GB/s and bandwidth fractions use it).
+inline void set_traffic(benchmark::State& state, std::int64_t bytes, std::int64_t bytes_rw) {
+  state.SetBytesProcessed(state.iterations() * bytes_rw);
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["bytes_rw"] = static_cast<double>(bytes_rw);
+}
+
+}  // namespace graft_bench

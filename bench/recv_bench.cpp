@@ -1,0 +1,120 @@
+// The receive side of a graft without transport, against the memory floor
+// measured in the same run (cases 3-5 of the bench issue):
+//   recv_floor_copy       target.copy_(source): the least a graft must do
+//   recv_identity_graft   the recv path with identity_by_rank (fused: one pass)
+//   recv_identity_legacy  the former path: describe x2 + compare + copy_
+//   recv_double_naive     a doubling transform without a plan: temporary + pass
+//   recv_double_fused     the same transform with its fused plan
+//   metrics_floor_read    one plain read of both tensors (a sum of each)
+//   metrics_pass          compare(): every diff metric in one pass
+// Each name is <variant>/<dtype>/<target bytes>; the report divides a
+// variant's time by its floor's at the same dtype and size.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include <ATen/ATen.h>
+#include <benchmark/benchmark.h>
+
+#include <graft/metrics.hpp>
+#include <graft/tensor_info.hpp>
+#include <graft/transform.hpp>
+
+#include "bench_sizes.hpp"
+#include "core/recv_guard.hpp"
+
+namespace {
+
+using graft_bench::dtype_case;
+
+const graft::transform& doubling(bool with_plan) {
+  static const graft::transform plain{"double", [](const graft::graft_transform_input& in) {
+                                        return in.received_list.at(static_cast<std::size_t>(in.recv_rank)) * 2;
+                                      }};
+  static const graft::transform fused{plain.name, plain.fn, [](const graft::graft_transform_input& in) {
+                                        return std::optional<graft::fused_plan>(
+                                            graft::fused_plan{static_cast<std::size_t>(in.recv_rank), 2.0});
+                                      }};
+  return with_plan ? fused : plain;
+}
+
+// One receiver of a 1+1 b2t world, fed the source as if it had arrived.
+struct recv_setup {
+  graft::tags call_tags{{"name", "x"}};
+  graft::rank_layout layout;
+  std::string no_problem;
+  at::Tensor source, target;
+
+  recv_setup(const dtype_case& d, std::int64_t bytes) {
+    layout.side = graft::role::target;
+    const std::int64_t n = bytes / static_cast<std::int64_t>(c10::elementSize(d.type));
+    at::manual_seed(1);
+    source = at::randn({n}).to(d.type);
+    target = at::randn({n}).to(d.type);
+  }
+
+  void graft(const graft::transform& chosen) {
+    graft::received incoming;
+    incoming.sender_ranks = {0};
+    incoming.tensors = {source};
+    incoming.extras = {nullptr};
+    auto [kind, fields] = graft::detail::graft_received(
+        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem});
+    if (kind != "recv_grafted") throw std::runtime_error("the bench graft was skipped: " + fields.dump());
+    benchmark::DoNotOptimize(fields);
+  }
+};
+
+template <typename Body>
+void register_case(const std::string& variant, const dtype_case& d, std::int64_t bytes, int rw_factor,
+                   Body body) {
+  benchmark::RegisterBenchmark(graft_bench::case_name(variant, d, bytes).c_str(),
+                               [d, bytes, rw_factor, body](benchmark::State& state) {
+                                 recv_setup setup(d, bytes);
+                                 try {
+                                   for (auto _ : state) body(setup);
+                                 } catch (const std::exception& e) {
+                                   state.SkipWithError(e.what());
+                                   return;
+                                 }
+                                 graft_bench::set_traffic(state, bytes, rw_factor * bytes);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+void register_all() {
+  for (const std::int64_t bytes : graft_bench::sizes()) {
+    for (const dtype_case& d : graft_bench::dtypes()) {
+      register_case("recv_floor_copy", d, bytes, 2, [](recv_setup& s) { s.target.copy_(s.source); });
+      register_case("recv_identity_graft", d, bytes, 3,
+                    [identity = graft::identity_by_rank()](recv_setup& s) { s.graft(identity); });
+      register_case("recv_identity_legacy", d, bytes, 3, [](recv_setup& s) {
+        benchmark::DoNotOptimize(graft::describe(s.target));
+        benchmark::DoNotOptimize(graft::describe(s.source));
+        benchmark::DoNotOptimize(graft::compare(s.target, s.source));
+        s.target.copy_(s.source);
+      });
+      register_case("recv_double_naive", d, bytes, 3, [](recv_setup& s) { s.graft(doubling(false)); });
+      register_case("recv_double_fused", d, bytes, 3, [](recv_setup& s) { s.graft(doubling(true)); });
+      register_case("metrics_floor_read", d, bytes, 2, [](recv_setup& s) {
+        benchmark::DoNotOptimize(s.source.sum());
+        benchmark::DoNotOptimize(s.target.sum());
+      });
+      register_case("metrics_pass", d, bytes, 2,
+                    [](recv_setup& s) { benchmark::DoNotOptimize(graft::compare(s.target, s.source)); });
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_all();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

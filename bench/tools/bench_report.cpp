@@ -1,0 +1,112 @@
+// graft_bench_report: the bench suite's report and regression tool.
+//
+//   graft_bench_report report [--out DIR] FILE.json...
+//       writes DIR/report.md (ratios vs floors and targets) and DIR/latency.svg
+//   graft_bench_report compare [--threshold 0.10] BASE.json NEW.json
+//       flags regressions of the median ratio (exit 1), says when noise hides them
+//   graft_bench_report validate FILE.json...
+//       checks that each file is Google Benchmark JSON with at least one result
+//
+// Exit status: 0 fine, 1 regression (compare), 2 bad input or usage.
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "render.hpp"
+#include "results.hpp"
+#include "targets.hpp"
+
+namespace {
+
+constexpr int kBadInput = 2;
+
+int usage(const std::string& problem) {
+  std::cerr << "graft_bench_report: " << problem << "\n"
+            << "usage: graft_bench_report report [--out DIR] FILE.json...\n"
+            << "       graft_bench_report compare [--threshold FRACTION] BASE.json NEW.json\n"
+            << "       graft_bench_report validate FILE.json...\n";
+  return kBadInput;
+}
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw graft_bench::bad_input("cannot write " + path.string());
+}
+
+int report(std::vector<std::string> args) {
+  std::filesystem::path dir = "reports/bench";
+  std::vector<std::string> inputs;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--out") {
+      if (++i == args.size()) return usage("--out needs a directory");
+      dir = args[i];
+    } else {
+      inputs.push_back(args[i]);
+    }
+  }
+  if (inputs.empty()) return usage("report needs at least one JSON file");
+  const auto results = graft_bench::read_all(inputs);
+  std::filesystem::create_directories(dir);
+  write_file(dir / "report.md",
+             graft_bench::markdown_report(results, graft_bench::build_rows(results), inputs));
+  write_file(dir / "latency.svg", graft_bench::latency_svg(results));
+  std::cout << "wrote " << (dir / "report.md").string() << " and " << (dir / "latency.svg").string() << "\n";
+  return 0;
+}
+
+int compare(std::vector<std::string> args) {
+  graft_bench::compare_options options;
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--threshold") {
+      if (++i == args.size()) return usage("--threshold needs a fraction, e.g. 0.10");
+      try {
+        std::size_t used = 0;
+        options.threshold = std::stod(args[i], &used);
+        if (used != args[i].size() || options.threshold <= 0) throw std::invalid_argument(args[i]);
+      } catch (const std::exception&) {
+        return usage("--threshold '" + args[i] + "' is not a positive fraction such as 0.10");
+      }
+    } else {
+      files.push_back(args[i]);
+    }
+  }
+  if (files.size() != 2) return usage("compare needs exactly BASE.json and NEW.json");
+  return graft_bench::compare_runs(files[0], files[1], options, std::cout);
+}
+
+int validate(const std::vector<std::string>& files) {
+  if (files.empty()) return usage("validate needs at least one JSON file");
+  for (const std::string& f : files) {
+    const auto results = graft_bench::read_results(f);
+    std::size_t skipped = 0;
+    for (const auto& r : results) skipped += r.error.empty() ? 0 : 1;
+    std::cout << f << ": " << results.size() << " benchmark(s), " << skipped << " skipped\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage("missing subcommand");
+  const std::string command = argv[1];
+  const std::vector<std::string> args(argv + 2, argv + argc);
+  try {
+    if (command == "report") return report(args);
+    if (command == "compare") return compare(args);
+    if (command == "validate") return validate(args);
+  } catch (const graft_bench::bad_input& e) {
+    std::cerr << "graft_bench_report: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "graft_bench_report: " << e.what() << "\n";
+    return kBadInput;
+  }
+  return usage("unknown subcommand '" + command + "'");
+}

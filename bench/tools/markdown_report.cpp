@@ -1,0 +1,112 @@
+#include <cstdio>
+#include <sstream>
+
+#include "render.hpp"
+
+namespace graft_bench {
+namespace {
+
+std::string number(double v, const char* format) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+std::string met_text(const row& r) {
+  if (!r.met) return r.applies ? "?" : "-";
+  return *r.met ? "yes" : "**no**";
+}
+
+std::string ratio_text(const row& r) { return r.ratio ? number(*r.ratio, "%.3f") + "x" : "-"; }
+
+// Per spec: the worst figure where its target applies.
+void summary(std::ostringstream& out, const std::vector<row>& rows) {
+  out << "## Targets\n\n"
+      << "| case | what | target | worst measured (dtype, size) | met? |\n"
+      << "| --- | --- | --- | --- | --- |\n";
+  for (const case_spec& spec : case_specs()) {
+    if (spec.kind == target_kind::none) continue;
+    const row* worst = nullptr;
+    double worst_value = 0;
+    bool any = false;
+    for (const row& r : rows) {
+      if (r.spec != &spec || !r.applies) continue;
+      any = true;
+      double v = 0;
+      switch (spec.kind) {
+        case target_kind::max_ratio: v = r.ratio.value_or(0); break;
+        case target_kind::max_ns: v = r.measured->median_ns; break;
+        case target_kind::min_bandwidth_share: v = -r.bandwidth_share.value_or(0); break;
+        case target_kind::none: break;
+      }
+      if (worst == nullptr || v > worst_value) {
+        worst = &r;
+        worst_value = v;
+      }
+    }
+    out << "| " << spec.id << " | " << spec.title << " | " << describe_target(spec) << " | ";
+    if (!any || worst == nullptr) {
+      out << "not run | - |\n";
+      continue;
+    }
+    const std::string where = " (" + (worst->measured->dtype.empty() ? "-" : worst->measured->dtype) +
+                              (worst->measured->bytes ? ", " + size_text(*worst->measured->bytes) : "") + ")";
+    switch (spec.kind) {
+      case target_kind::max_ns: out << time_text(worst->measured->median_ns) << where; break;
+      case target_kind::min_bandwidth_share:
+        out << (worst->bandwidth_share ? number(*worst->bandwidth_share * 100, "%.1f") + "%" : "-") << where;
+        break;
+      default: out << ratio_text(*worst) << where; break;
+    }
+    out << " | " << met_text(*worst) << " |\n";
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::string time_text(double ns) {
+  if (ns < 1e3) return number(ns, "%.3g ns");
+  if (ns < 1e6) return number(ns / 1e3, "%.3g us");
+  if (ns < 1e9) return number(ns / 1e6, "%.3g ms");
+  return number(ns / 1e9, "%.3g s");
+}
+
+std::string markdown_report(const std::map<std::string, result>& results, const std::vector<row>& rows,
+                            const std::vector<std::string>& inputs) {
+  std::ostringstream out;
+  out << "# graft bench report\n\n"
+      << "Every ratio divides a variant's median real time by its floor's, measured in the same run "
+         "(same executable, same process, same dtype and size); absolute times only hold on the machine "
+         "that ran them. cv is the combined coefficient of variation of both medians (with "
+         "`--benchmark_repetitions`); figures whose cv exceeds their margin are noise.\n\n"
+      << "Inputs:";
+  for (const std::string& in : inputs) out << " `" << in << "`";
+  out << "\n\n";
+  summary(out, rows);
+
+  out << "## All figures\n\n"
+      << "| case | variant | dtype | size | time | floor | ratio | GB/s | share of floor GB/s | cv | target | "
+         "met? |\n"
+      << "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const row& r : rows) {
+    const result& m = *r.measured;
+    out << "| " << r.spec->id << " | " << m.name << " | " << (m.dtype.empty() ? "-" : m.dtype) << " | "
+        << (m.bytes ? size_text(*m.bytes) : "-") << " | "
+        << (m.error.empty() ? time_text(m.median_ns) : "skipped: " + m.error) << " | "
+        << (r.floor != nullptr ? time_text(r.floor->median_ns) : "-") << " | " << ratio_text(r) << " | "
+        << (r.bandwidth_gbs ? number(*r.bandwidth_gbs, "%.2f") : "-") << " | "
+        << (r.bandwidth_share ? number(*r.bandwidth_share * 100, "%.1f") + "%" : "-") << " | "
+        << (r.noise ? number(*r.noise * 100, "%.1f") + "%" : "-") << " | "
+        << (r.applies ? describe_target(*r.spec) : "-") << " | " << met_text(r) << " |\n";
+  }
+
+  std::ostringstream skipped;
+  for (const auto& [name, r] : results) {
+    if (!r.error.empty()) skipped << "- `" << name << "`: " << r.error << "\n";
+  }
+  if (!skipped.str().empty()) out << "\n## Skipped\n\n" << skipped.str();
+  return out.str();
+}
+
+}  // namespace graft_bench

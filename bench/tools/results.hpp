@@ -1,0 +1,40 @@
+#pragma once
+// Google Benchmark JSON (--benchmark_out_format=json) as the report needs it:
+// one entry per benchmark run name, with its median real time, its noise and
+// its counters. Files from several executables merge into one set.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace graft_bench {
+
+// A malformed or unreadable input; the tool exits 2 on it.
+struct bad_input : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct result {
+  std::string name;                    // the run name, e.g. recv_floor_copy/float32/1048576
+  std::string variant;                 // the part before the first '/'
+  std::string key;                     // the part after it ("" when none)
+  std::string dtype;                   // float32/bfloat16 when the name says so, else ""
+  std::optional<std::int64_t> bytes;   // the first all-digit part of key
+  double median_ns = 0;                // median of the repetitions, or the one run
+  std::optional<double> cv;            // coefficient of variation, with repetitions
+  int repetitions = 0;
+  std::map<std::string, double> counters;
+  std::string error;                   // non-empty when the run skipped or failed
+  std::string source;                  // the file it came from
+};
+
+// Reads one file; throws bad_input naming the file and what is wrong.
+std::vector<result> read_results(const std::string& path);
+
+// Reads every file, keyed by run name (a later file wins a duplicate name).
+std::map<std::string, result> read_all(const std::vector<std::string>& paths);
+
+}  // namespace graft_bench

@@ -1,0 +1,130 @@
+#include "targets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace graft_bench {
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+std::string fixed(double v, int digits) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(digits);
+  out << v;
+  return out.str();
+}
+
+std::optional<double> bandwidth(const result& r) {
+  const auto it = r.counters.find("bytes_rw");
+  if (it == r.counters.end() || r.median_ns <= 0) return std::nullopt;
+  return it->second / r.median_ns;  // bytes per ns == GB/s
+}
+
+}  // namespace
+
+const std::vector<case_spec>& case_specs() {
+  static const std::vector<case_spec> specs{
+      {"1", "disabled grafter vs empty call", "intercept_disabled", "intercept_floor_empty",
+       target_kind::max_ns, 5, 0},
+      {"2", "enabled, no match (2 filters, 5 tags) vs empty call", "intercept_no_match",
+       "intercept_floor_empty", target_kind::max_ns, 200, 0},
+      {"3", "identity graft (validate + write) vs copy_", "recv_identity_graft", "recv_floor_copy",
+       target_kind::max_ratio, 1.10, kMiB},
+      {"3", "former recv path (describe x2 + compare + copy_) vs copy_", "recv_identity_legacy",
+       "recv_floor_copy", target_kind::none, 0, 0},
+      {"4", "doubling, fused vs copy_", "recv_double_fused", "recv_floor_copy", target_kind::max_ratio, 1.2,
+       kMiB},
+      {"4", "doubling, naive (temporary, then the pass) vs copy_", "recv_double_naive", "recv_floor_copy",
+       target_kind::none, 0, 0},
+      {"5", "metrics pass vs a plain read of both", "metrics_pass", "metrics_floor_read",
+       target_kind::max_ratio, 1.5, kMiB},
+      {"6", "c10d exchange + graft vs raw Gloo send/recv", "BM_c10d_exchange", "BM_raw_gloo_send_recv",
+       target_kind::none, 0, 0},
+      {"7", "CUDA fused doubling kernel vs device copy (bandwidth share)", "cuda_kernel_double_fused",
+       "cuda_floor_copy", target_kind::min_bandwidth_share, 0.85, 64 * kMiB},
+      {"7", "CUDA identity kernel vs device copy (bandwidth share)", "cuda_kernel_identity", "cuda_floor_copy",
+       target_kind::min_bandwidth_share, 0.85, 64 * kMiB},
+      {"7", "CUDA metrics kernel vs a plain read of both", "cuda_kernel_metrics", "cuda_floor_read",
+       target_kind::max_ratio, 1.5, kMiB},
+      {"7", "CUDA identity graft via ATen vs copy_", "cuda_aten_identity_graft", "cuda_aten_floor_copy",
+       target_kind::none, 0, 0},
+      {"7", "CUDA naive doubling via ATen vs copy_", "cuda_aten_double_naive", "cuda_aten_floor_copy",
+       target_kind::none, 0, 0},
+      {"7", "CUDA metrics via ATen vs a plain read of both", "cuda_aten_metrics", "cuda_floor_read",
+       target_kind::none, 0, 0},
+  };
+  return specs;
+}
+
+const case_spec* spec_for_variant(const std::string& v) {
+  for (const case_spec& s : case_specs()) {
+    if (s.variant == v || s.floor == v) return &s;
+  }
+  return nullptr;
+}
+
+std::string size_text(std::int64_t bytes) {
+  if (bytes >= kMiB && bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes >= 1024 && bytes % 1024 == 0) return std::to_string(bytes / 1024) + " KiB";
+  return std::to_string(bytes) + " B";
+}
+
+std::string describe_target(const case_spec& spec) {
+  const std::string at = spec.min_bytes > 0 ? " at >= " + size_text(spec.min_bytes) : "";
+  switch (spec.kind) {
+    case target_kind::none: return "-";
+    case target_kind::max_ratio: return "<= " + fixed(spec.target, 2) + "x" + at;
+    case target_kind::max_ns: return "< " + fixed(spec.target, 0) + " ns";
+    case target_kind::min_bandwidth_share:
+      return ">= " + fixed(spec.target * 100, 0) + "% of copy GB/s" + at;
+  }
+  return "-";
+}
+
+std::vector<row> build_rows(const std::map<std::string, result>& results) {
+  std::vector<row> rows;
+  for (const case_spec& spec : case_specs()) {
+    std::vector<row> mine;
+    for (const auto& [name, r] : results) {
+      if (r.variant != spec.variant) continue;
+      row out{&spec, &r, nullptr, {}, {}, {}, {}, false, {}};
+      const std::string floor_name = spec.floor + (r.key.empty() ? "" : "/" + r.key);
+      if (const auto it = results.find(floor_name); it != results.end() && it->second.error.empty()) {
+        out.floor = &it->second;
+      }
+      out.bandwidth_gbs = r.error.empty() ? bandwidth(r) : std::nullopt;
+      if (out.floor != nullptr && r.error.empty()) {
+        out.ratio = r.median_ns / out.floor->median_ns;
+        const std::optional<double> floor_bw = bandwidth(*out.floor);
+        if (out.bandwidth_gbs && floor_bw) out.bandwidth_share = *out.bandwidth_gbs / *floor_bw;
+        if (r.cv && out.floor->cv) out.noise = std::hypot(*r.cv, *out.floor->cv);
+      }
+      out.applies = spec.kind != target_kind::none && r.error.empty() &&
+                    (spec.min_bytes == 0 || (r.bytes && *r.bytes >= spec.min_bytes));
+      if (out.applies) {
+        switch (spec.kind) {
+          case target_kind::max_ratio:
+            if (out.ratio) out.met = *out.ratio <= spec.target;
+            break;
+          case target_kind::max_ns: out.met = r.median_ns < spec.target; break;
+          case target_kind::min_bandwidth_share:
+            if (out.bandwidth_share) out.met = *out.bandwidth_share >= spec.target;
+            break;
+          case target_kind::none: break;
+        }
+      }
+      mine.push_back(out);
+    }
+    std::sort(mine.begin(), mine.end(), [](const row& a, const row& b) {
+      if (a.measured->dtype != b.measured->dtype) return a.measured->dtype > b.measured->dtype;  // float32 first
+      return a.measured->bytes.value_or(0) < b.measured->bytes.value_or(0);
+    });
+    rows.insert(rows.end(), mine.begin(), mine.end());
+  }
+  return rows;
+}
+
+}  // namespace graft_bench

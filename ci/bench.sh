@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs graft's benchmark suite and writes reports/bench/:
+#   <executable>.json   Google Benchmark JSON, one per bench executable
+#   report.md           every figure as a ratio against its floor from the
+#                       same run, with the issue's targets (met or not)
+#   latency.svg         latency against size, floors dashed
+#
+# Usage: ci/bench.sh [extra Google Benchmark flags...]
+# Environment (all optional):
+#   GRAFT_BENCH_BUILD_DIR     build directory (default: build; configured here if missing)
+#   GRAFT_BENCH_OUT           output directory (default: reports/bench)
+#   GRAFT_BENCH_MIN_TIME      --benchmark_min_time in seconds (default: 0.1)
+#   GRAFT_BENCH_REPETITIONS   repetitions per benchmark, for medians and cv (default: 5)
+#   GRAFT_BENCH_MAX_MIB       largest tensor in MiB (default: 64; 256 is the issue's full sweep)
+#   GRAFT_BENCH_FILTER        --benchmark_filter regex (default: everything)
+#   GRAFT_BENCH_ONLY          space-separated executables to run (default: all of them)
+#   GRAFT_BENCH_SKIP_BUILD=1  run what is already built
+#
+# Compare two runs (exit 1 on a regression of the median ratio beyond 10%):
+#   <build>/bench/tools/graft_bench_report compare base/recv_bench.json new/recv_bench.json
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+build="${GRAFT_BENCH_BUILD_DIR:-build}"
+out="${GRAFT_BENCH_OUT:-reports/bench}"
+min_time="${GRAFT_BENCH_MIN_TIME:-0.1}"
+repetitions="${GRAFT_BENCH_REPETITIONS:-5}"
+filter="${GRAFT_BENCH_FILTER:-.}"
+export GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-64}"
+
+if [ "${GRAFT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
+  if [ ! -f "$build/CMakeCache.txt" ]; then
+    bash ci/install-deps.sh
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGRAFT_BUILD_BENCH=ON
+  fi
+  cmake --build "$build" --target graft_benches -j "${GRAFT_JOBS:-2}"
+fi
+
+benches="${GRAFT_BENCH_ONLY:-}"
+if [ -z "$benches" ]; then
+  for exe in "$build"/bench/*_bench; do benches+=" $(basename "$exe")"; done
+fi
+
+mkdir -p "$out"
+jsons=()
+for name in $benches; do
+  echo "== $name (min_time ${min_time}s x ${repetitions}, sizes up to ${GRAFT_BENCH_MAX_MIB} MiB)"
+  "$build/bench/$name" \
+    --benchmark_filter="$filter" \
+    --benchmark_min_time="$min_time" \
+    --benchmark_repetitions="$repetitions" \
+    --benchmark_report_aggregates_only=false \
+    --benchmark_display_aggregates_only=true \
+    --benchmark_out="$out/$name.json" --benchmark_out_format=json \
+    "$@"
+  jsons+=("$out/$name.json")
+done
+
+"$build/bench/tools/graft_bench_report" report --out "$out" "${jsons[@]}"

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The CUDA bench, in one command, for a machine with a CUDA device, the CUDA
+# toolkit (nvcc) and a CUDA-enabled libtorch. Configures build-gpu/ with CUDA,
+# builds the bench and cuda_kernels_test, checks the kernels against the host,
+# runs cuda_bench (and the CPU recv bench for reference) up to 256 MiB, and
+# writes reports/bench-gpu/ (JSON, report.md, latency.svg).
+#
+# Usage: ci/gpu-bench.sh [extra Google Benchmark flags...]
+# Environment (all optional):
+#   GRAFT_TORCH_PREFIX        libtorch's CMake prefix; default: the pip torch's,
+#                             python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'
+#   CMAKE_CUDA_ARCHITECTURES  default 90 (H100/H200)
+#   GRAFT_BENCH_MAX_MIB       default 256; GRAFT_BENCH_MIN_TIME, GRAFT_BENCH_REPETITIONS as in ci/bench.sh
+#
+# The rest of graft's dependencies (Gloo headers, RE2, nlohmann_json, GTest,
+# Google Benchmark) come from ci/install-deps.sh; libtorch must use the same
+# C++ ABI as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix="${GRAFT_TORCH_PREFIX:-}"
+if [ -z "$prefix" ]; then
+  prefix="$(python3 -c 'import torch; print(torch.utils.cmake_prefix_path)')" || {
+    echo "gpu-bench: no libtorch: set GRAFT_TORCH_PREFIX or pip install torch (a CUDA build)" >&2
+    exit 1
+  }
+fi
+command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.memory --format=csv || true
+
+bash ci/install-deps.sh
+build=build-gpu
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
+  -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_BENCH_CUDA=ON
+if ! cmake --build "$build" --target help | grep -q graft_cuda_kernels; then
+  echo "gpu-bench: CMake found no CUDA compiler: put nvcc on PATH, set CUDACXX, or install /usr/local/cuda" >&2
+  exit 1
+fi
+cmake --build "$build" --target graft_benches cuda_kernels_test -j "${GRAFT_JOBS:-8}"
+"$build/bench/tests/cuda_kernels_test"
+
+GRAFT_BENCH_BUILD_DIR="$build" GRAFT_BENCH_SKIP_BUILD=1 \
+GRAFT_BENCH_OUT="${GRAFT_BENCH_OUT:-reports/bench-gpu}" \
+GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-256}" \
+GRAFT_BENCH_ONLY="cuda_bench recv_bench" \
+  bash ci/bench.sh "$@"

@@ -1,0 +1,309 @@
+#pragma once
+// The per-element arithmetic of the CPU passes, shared by compare(),
+// describe() and the fused write+measure pass, so that all of them give bit
+// for bit the same results for the same values.
+//
+// Within a chunk, element i goes to lane i % kLanes: each lane has its own
+// float64 accumulators, held as one 8-wide vector (GCC/Clang vector
+// extensions, lowered to whatever SIMD the function is compiled for), so the
+// additions of neighbouring elements are independent while the order of
+// every sum stays fixed. Lanes fold in lane order at the end of the chunk,
+// chunks in chunk order (chunked.hpp): results do not depend on the thread
+// count or the instruction set.
+//
+// Each step of kLanes elements takes the fast path (no NaN/Inf tests) when
+// all its values are finite, else the careful per-element path; both do the
+// same arithmetic on finite values, so the path taken never shows in a result.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <c10/util/BFloat16.h>
+
+#include <graft/metrics.hpp>
+
+#include "stats/chunked.hpp"
+#include "stats/passes.hpp"
+
+// The helpers below are always inlined, so their vector arguments never
+// cross a call and GCC's -Wpsabi note about their ABI does not apply; it is
+// off for the files that include this (private) header.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+// Hot helpers are inlined into each instruction-set variant of a loop, so
+// that they are compiled for it (see GRAFT_TARGET_AVX2).
+#define GRAFT_HOT inline __attribute__((always_inline))
+#if defined(__x86_64__)
+#define GRAFT_TARGET_AVX2 __attribute__((target("avx2")))
+#endif
+
+namespace graft::detail {
+
+inline constexpr int kLanes = 8;  // the lane index vectors below spell out 8 lanes
+static_assert(kChunk % kLanes == 0, "chunks start on a lane boundary");
+
+using lanes_f64 = double __attribute__((vector_size(8 * kLanes)));
+using lanes_i64 = std::int64_t __attribute__((vector_size(8 * kLanes)));
+using lanes_f32 = float __attribute__((vector_size(4 * kLanes)));
+using lanes_u32 = std::uint32_t __attribute__((vector_size(4 * kLanes)));
+using lanes_u16 = std::uint16_t __attribute__((vector_size(2 * kLanes)));
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+inline constexpr std::int64_t kNoIndex = std::numeric_limits<std::int64_t>::max();
+
+// Whether this CPU runs the AVX2 variants of the loops (checked once).
+inline bool cpu_has_avx2() {
+#if defined(__x86_64__)
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+#else
+  return false;
+#endif
+}
+
+// One chunk's diff sums, maximum and counts.
+struct diff_partial {
+  double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0, sum_abs = 0;
+  // -Inf so that the first element of a chunk always becomes its maximum.
+  double max_abs = -kInfinity;
+  std::int64_t max_abs_index = -1;
+  std::int64_t x_nan = 0, x_inf = 0, y_nan = 0, y_inf = 0;
+};
+
+// One chunk's finite min/max/sum and counts.
+struct stats_partial {
+  std::int64_t nan_count = 0, inf_count = 0, finite_count = 0;
+  double min = kInfinity, max = -kInfinity, sum = 0;
+};
+
+// A NaN difference wins over any number (as torch.max); among equals the
+// earlier index stays, so the index is the first occurrence.
+inline bool beats(double candidate, double current) {
+  return candidate > current || (std::isnan(candidate) && !std::isnan(current));
+}
+
+inline void combine(diff_partial& into, const diff_partial& next) {
+  into.sum_xx += next.sum_xx;
+  into.sum_yy += next.sum_yy;
+  into.sum_xy += next.sum_xy;
+  into.sum_dd += next.sum_dd;
+  into.sum_abs += next.sum_abs;
+  if (beats(next.max_abs, into.max_abs)) {
+    into.max_abs = next.max_abs;
+    into.max_abs_index = next.max_abs_index;
+  }
+  into.x_nan += next.x_nan;
+  into.x_inf += next.x_inf;
+  into.y_nan += next.y_nan;
+  into.y_inf += next.y_inf;
+}
+
+inline void combine(stats_partial& into, const stats_partial& next) {
+  into.nan_count += next.nan_count;
+  into.inf_count += next.inf_count;
+  into.finite_count += next.finite_count;
+  into.min = std::min(into.min, next.min);
+  into.max = std::max(into.max, next.max);
+  into.sum += next.sum;
+}
+
+GRAFT_HOT lanes_f64 splat(double v) { return lanes_f64{} + v; }
+
+GRAFT_HOT lanes_f64 abs_lanes(lanes_f64 v) {
+  lanes_i64 bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  bits &= std::numeric_limits<std::int64_t>::max();
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+// True when every lane of every argument is finite: x * 0 is NaN exactly
+// for NaN and +-Inf, and a NaN survives the sum.
+GRAFT_HOT bool all_finite(lanes_f64 a, lanes_f64 b, lanes_f64 c) {
+  const lanes_f64 probe = a * 0.0 + b * 0.0 + c * 0.0;
+  const lanes_i64 bad = probe != probe;
+  using half_i64 = std::int64_t __attribute__((vector_size(4 * kLanes)));
+  using quarter_i64 = std::int64_t __attribute__((vector_size(2 * kLanes)));
+  const half_i64 h = __builtin_shufflevector(bad, bad, 0, 1, 2, 3) | __builtin_shufflevector(bad, bad, 4, 5, 6, 7);
+  const quarter_i64 q = __builtin_shufflevector(h, h, 0, 1) | __builtin_shufflevector(h, h, 2, 3);
+  return (q[0] | q[1]) == 0;
+}
+
+// bfloat16 bits <-> float, as c10::BFloat16 converts them (round to nearest
+// even; NaN becomes 0x7FC0).
+GRAFT_HOT lanes_f32 bf16_to_f32(lanes_u16 bits) {
+  const lanes_u32 wide = __builtin_convertvector(bits, lanes_u32) << 16;
+  lanes_f32 f;
+  std::memcpy(&f, &wide, sizeof f);
+  return f;
+}
+
+GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
+  lanes_u32 u;
+  std::memcpy(&u, &f, sizeof u);
+  const lanes_u32 rounded = (u + (((u >> 16) & 1u) + 0x7FFFu)) >> 16;
+  const lanes_u32 nan = reinterpret_cast<lanes_u32>(f != f);
+  return __builtin_convertvector((nan & 0x7FC0u) | (~nan & rounded), lanes_u16);
+}
+
+// The kLanes values at p, as float64: whole vectors for the common dtypes,
+// element by element for the rest.
+template <typename T>
+GRAFT_HOT lanes_f64 load_lanes(const T* p) {
+  if constexpr (std::is_same_v<T, double>) {
+    lanes_f64 v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  } else if constexpr (std::is_same_v<T, float>) {
+    lanes_f32 f;
+    std::memcpy(&f, p, sizeof f);
+    return __builtin_convertvector(f, lanes_f64);
+  } else if constexpr (std::is_same_v<T, c10::BFloat16>) {
+    lanes_u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    return __builtin_convertvector(bf16_to_f32(bits), lanes_f64);
+  } else {
+    lanes_f64 v;
+    for (int l = 0; l < kLanes; ++l) v[l] = static_cast<double>(p[l]);
+    return v;
+  }
+}
+
+// Diff accumulators of one chunk, per lane.
+struct diff_lanes {
+  lanes_f64 xx{}, yy{}, xy{}, dd{}, abs{};
+  lanes_f64 max = splat(-kInfinity);
+  lanes_i64 max_index = lanes_i64{} - 1;
+  // Touched only by the careful path.
+  std::int64_t first_nan[kLanes] = {kNoIndex, kNoIndex, kNoIndex, kNoIndex,
+                                    kNoIndex, kNoIndex, kNoIndex, kNoIndex};
+  std::int64_t x_nan[kLanes] = {}, x_inf[kLanes] = {}, y_nan[kLanes] = {}, y_inf[kLanes] = {};
+
+  // kLanes finite pairs starting at index i, lane l taking element i + l.
+  GRAFT_HOT void add_finite(lanes_f64 a, lanes_f64 b, std::int64_t i) {
+    const lanes_f64 d = a - b;
+    const lanes_f64 abs_d = abs_lanes(d);
+    xx += a * a;
+    yy += b * b;
+    xy += a * b;
+    dd += d * d;
+    abs += abs_d;
+    const lanes_i64 above = abs_d > max;
+    max = above ? abs_d : max;
+    const lanes_i64 index = lanes_i64{0, 1, 2, 3, 4, 5, 6, 7} + i;
+    max_index = above ? index : max_index;
+  }
+
+  // One pair of any values into lane l: the same arithmetic, plus the counts.
+  GRAFT_HOT void add_one(int l, double a, double b, std::int64_t i) {
+    const double d = a - b;
+    const double abs_d = std::abs(d);
+    xx[l] += a * a;
+    yy[l] += b * b;
+    xy[l] += a * b;
+    dd[l] += d * d;
+    abs[l] += abs_d;
+    if (abs_d > max[l]) {
+      max[l] = abs_d;
+      max_index[l] = i;
+    }
+    if (std::isnan(abs_d) && first_nan[l] == kNoIndex) first_nan[l] = i;
+    x_nan[l] += std::isnan(a);
+    x_inf[l] += std::isinf(a);
+    y_nan[l] += std::isnan(b);
+    y_inf[l] += std::isinf(b);
+  }
+
+  diff_partial fold() const {
+    diff_partial p;
+    std::int64_t nan_index = kNoIndex;
+    for (int l = 0; l < kLanes; ++l) {
+      p.sum_xx += xx[l];
+      p.sum_yy += yy[l];
+      p.sum_xy += xy[l];
+      p.sum_dd += dd[l];
+      p.sum_abs += abs[l];
+      if (max[l] > p.max_abs || (max[l] == p.max_abs && max_index[l] >= 0 && max_index[l] < p.max_abs_index)) {
+        p.max_abs = max[l];
+        p.max_abs_index = max_index[l];
+      }
+      nan_index = std::min(nan_index, first_nan[l]);
+      p.x_nan += x_nan[l];
+      p.x_inf += x_inf[l];
+      p.y_nan += y_nan[l];
+      p.y_inf += y_inf[l];
+    }
+    if (nan_index != kNoIndex) {
+      p.max_abs = std::numeric_limits<double>::quiet_NaN();
+      p.max_abs_index = nan_index;
+    }
+    return p;
+  }
+};
+
+// Value-statistics accumulators of one chunk, per lane.
+struct stats_lanes {
+  lanes_f64 min = splat(kInfinity), max = splat(-kInfinity), sum{};
+  lanes_i64 finite{};
+  std::int64_t nan[kLanes] = {}, inf[kLanes] = {};  // careful path only
+
+  GRAFT_HOT void add_finite(lanes_f64 v) {
+    min = v < min ? v : min;
+    max = v > max ? v : max;
+    sum += v;
+    finite += 1;
+  }
+
+  GRAFT_HOT void add_one(int l, double v) {
+    if (std::isnan(v)) {
+      ++nan[l];
+    } else if (std::isinf(v)) {
+      ++inf[l];
+    } else {
+      min[l] = v < min[l] ? v : min[l];
+      max[l] = v > max[l] ? v : max[l];
+      sum[l] += v;
+      ++finite[l];
+    }
+  }
+
+  stats_partial fold() const {
+    stats_partial s;
+    for (int l = 0; l < kLanes; ++l) {
+      s.nan_count += nan[l];
+      s.inf_count += inf[l];
+      s.finite_count += finite[l];
+      s.min = std::min(s.min, min[l]);
+      s.max = std::max(s.max, max[l]);
+      s.sum += sum[l];
+    }
+    return s;
+  }
+};
+
+inline diff_metrics to_metrics(const diff_partial& total, std::int64_t n) {
+  diff_metrics m;
+  m.numel = n;
+  m.sum_xx = total.sum_xx;
+  m.sum_yy = total.sum_yy;
+  m.sum_xy = total.sum_xy;
+  m.sum_dd = total.sum_dd;
+  m.sum_abs = total.sum_abs;
+  m.max_abs = total.max_abs;
+  m.max_abs_index = total.max_abs_index;
+  m.x_nan = total.x_nan;
+  m.x_inf = total.x_inf;
+  m.y_nan = total.y_nan;
+  m.y_inf = total.y_inf;
+  return m;
+}
+
+inline value_stats to_value_stats(const stats_partial& s) {
+  return {s.nan_count, s.inf_count, s.finite_count, s.min, s.max, s.sum};
+}
+
+}  // namespace graft::detail

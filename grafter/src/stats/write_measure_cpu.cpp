@@ -1,0 +1,204 @@
+// cpu_write_measured: one pass that writes the candidate into the target and
+// accumulates the diff and both sides' statistics (see write_measure.hpp).
+
+#include "stats/write_measure.hpp"
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <ATen/Dispatch.h>
+#include <ATen/OpMathType.h>
+#include <c10/util/BFloat16.h>
+#include <c10/util/TypeCast.h>
+
+#include <graft/error.hpp>
+
+#include "stats/accumulators.hpp"
+#include "stats/chunked.hpp"
+
+namespace graft::detail {
+namespace {
+
+struct write_partial {
+  diff_partial diff;
+  stats_partial before, candidate;
+};
+
+void combine_write(write_partial& into, const write_partial& next) {
+  combine(into.diff, next.diff);
+  combine(into.before, next.before);
+  combine(into.candidate, next.candidate);
+}
+
+// Src/Dst: the source and target element types. kScaled: whether to multiply;
+// an unscaled candidate is the source value itself, bit for bit.
+template <typename Src, bool kScaled>
+GRAFT_HOT Src candidate_of(Src value, at::opmath_type<Src> scale) {
+  if constexpr (kScaled) {
+    return static_cast<Src>(static_cast<at::opmath_type<Src>>(value) * scale);
+  } else {
+    return value;
+  }
+}
+
+// float32 and bfloat16 go through whole vectors of float (their opmath type).
+template <typename T>
+inline constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
+
+template <typename T>
+GRAFT_HOT lanes_f32 load_f32(const T* p) {
+  if constexpr (std::is_same_v<T, float>) {
+    lanes_f32 f;
+    std::memcpy(&f, p, sizeof f);
+    return f;
+  } else {
+    lanes_u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    return bf16_to_f32(bits);
+  }
+}
+
+// Rounds float lanes to T's values (exact for float) and stores them when
+// `to` is given.
+template <typename T>
+GRAFT_HOT lanes_f32 round_to(lanes_f32 f, T* to) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (to != nullptr) std::memcpy(to, &f, sizeof f);
+    return f;
+  } else {
+    const lanes_u16 bits = f32_to_bf16(f);
+    if (to != nullptr) std::memcpy(to, &bits, sizeof bits);
+    return bf16_to_f32(bits);
+  }
+}
+
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                         std::int64_t begin, std::int64_t end) {
+  diff_lanes diff;
+  stats_lanes before;
+  stats_lanes candidate;
+  std::int64_t i = begin;
+  for (; i + kLanes <= end; i += kLanes) {
+    // Every read of the step comes before its write: source may be target.
+    lanes_f64 candidate_lanes, new_lanes;
+    const lanes_f64 old_lanes = load_lanes(target + i);
+    if constexpr (kVectorised<Src> && kVectorised<Dst>) {
+      lanes_f32 value = load_f32(source + i);
+      if constexpr (kScaled) value = round_to<Src>(value * scale, nullptr);
+      candidate_lanes = __builtin_convertvector(value, lanes_f64);
+      new_lanes = __builtin_convertvector(round_to<Dst>(value, target + i), lanes_f64);
+    } else {
+      Dst written[kLanes];
+      for (int l = 0; l < kLanes; ++l) {
+        const Src value = candidate_of<Src, kScaled>(source[i + l], scale);
+        written[l] = c10::convert<Dst>(value);
+        candidate_lanes[l] = static_cast<double>(value);
+        new_lanes[l] = static_cast<double>(written[l]);
+      }
+      std::memcpy(target + i, written, sizeof written);
+    }
+    if (all_finite(old_lanes, new_lanes, candidate_lanes)) {
+      diff.add_finite(old_lanes, new_lanes, i);
+      before.add_finite(old_lanes);
+      candidate.add_finite(candidate_lanes);
+    } else {
+      for (int l = 0; l < kLanes; ++l) {
+        diff.add_one(l, old_lanes[l], new_lanes[l], i + l);
+        before.add_one(l, old_lanes[l]);
+        candidate.add_one(l, candidate_lanes[l]);
+      }
+    }
+  }
+  for (int l = 0; i < end; ++i, ++l) {
+    const Src value = candidate_of<Src, kScaled>(source[i], scale);
+    const Dst new_value = c10::convert<Dst>(value);
+    const auto old_value = static_cast<double>(target[i]);
+    diff.add_one(l, old_value, static_cast<double>(new_value), i);
+    before.add_one(l, old_value);
+    candidate.add_one(l, static_cast<double>(value));
+    target[i] = new_value;
+  }
+  return {diff.fold(), before.fold(), candidate.fold()};
+}
+
+template <typename Src, typename Dst, bool kScaled>
+write_partial write_range(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
+                          std::int64_t end) {
+  return write_range_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+}
+
+template <typename Src, typename Dst>
+using write_range_fn = write_partial (*)(const Src*, Dst*, at::opmath_type<Src>, std::int64_t, std::int64_t);
+
+#if defined(GRAFT_TARGET_AVX2)
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_TARGET_AVX2 write_partial write_range_avx2(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                                 std::int64_t begin, std::int64_t end) {
+  return write_range_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+}
+#endif
+
+template <typename Src, typename Dst, bool kScaled>
+write_range_fn<Src, Dst> best_write_range() {
+#if defined(GRAFT_TARGET_AVX2)
+  if (cpu_has_avx2()) return &write_range_avx2<Src, Dst, kScaled>;
+#endif
+  return &write_range<Src, Dst, kScaled>;
+}
+
+template <typename Src, typename Dst>
+write_partial write_all(const at::Tensor& source, double scale, const at::Tensor& target) {
+  const Src* s = source.data_ptr<Src>();
+  Dst* t = target.data_ptr<Dst>();
+  // libtorch rounds a Python-number factor to the tensor's dtype before the
+  // multiplication in opmath (1.x) or keeps it in opmath (2.x); the two agree
+  // whenever the factor is exact in Src (see scale_is_exact).
+  const auto factor = static_cast<at::opmath_type<Src>>(static_cast<Src>(scale));
+  const write_range_fn<Src, Dst> range =
+      scale == 1.0 ? best_write_range<Src, Dst, false>() : best_write_range<Src, Dst, true>();
+  return chunked_reduce<write_partial>(
+      target.numel(), [&](std::int64_t b, std::int64_t e) { return range(s, t, factor, b, e); },
+      [](write_partial& into, const write_partial& next) { combine_write(into, next); });
+}
+
+void check_operand(const at::Tensor& t, const char* role) {
+  if (!t.defined() || !t.is_cpu() || t.layout() != at::kStrided || !t.is_contiguous() ||
+      !has_write_measure_loop(t.scalar_type())) {
+    GRAFT_THROW(error, std::string("cpu_write_measured: the ") + role +
+                           " must be a contiguous CPU float32/float64/float16/bfloat16 tensor");
+  }
+}
+
+}  // namespace
+
+bool scale_is_exact(at::ScalarType source, double scale) {
+  bool exact = false;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, source, "graft_scale_is_exact", [&] {
+    exact = static_cast<double>(static_cast<scalar_t>(scale)) == scale ||
+            std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>;
+  });
+  return exact;
+}
+
+measured_write cpu_write_measured(const at::Tensor& source, double scale, const at::Tensor& target) {
+  check_operand(source, "source");
+  check_operand(target, "target");
+  if (source.numel() != target.numel() || target.numel() == 0) {
+    GRAFT_THROW(error, "cpu_write_measured: source and target need the same, non-zero numel");
+  }
+  write_partial total;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, source.scalar_type(),
+                                  "graft_write_measured_source", [&] {
+    using source_t = scalar_t;
+    AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, target.scalar_type(),
+                                    "graft_write_measured_target", [&] {
+      total = write_all<source_t, scalar_t>(source, scale, target);
+    });
+  });
+  return {to_metrics(total.diff, target.numel()), to_value_stats(total.before),
+          to_value_stats(total.candidate)};
+}
+
+}  // namespace graft::detail

@@ -1,0 +1,139 @@
+// The fused write+measure pass against its unfused definition: the target
+// gets exactly `(source * scale).to(target dtype)`, and the metrics and both
+// sides' statistics are bit for bit those of compare() and the value pass.
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <graft/error.hpp>
+#include <graft/metrics.hpp>
+
+#include <graft_test/tensor_checks.hpp>
+
+#include "stats/chunked.hpp"
+#include "stats/passes.hpp"
+#include "stats/write_measure.hpp"
+
+namespace {
+
+using graft::detail::cpu_write_measured;
+using graft::detail::kChunk;
+
+// Equal, or both NaN.
+#define EXPECT_SAME_DOUBLE(a, b) EXPECT_TRUE((a) == (b) || ((a) != (a) && (b) != (b))) << (a) << " vs " << (b)
+
+void expect_identical(const graft::diff_metrics& a, const graft::diff_metrics& b) {
+  EXPECT_EQ(nlohmann::json(a), nlohmann::json(b));
+  EXPECT_SAME_DOUBLE(a.sum_xx, b.sum_xx);
+  EXPECT_SAME_DOUBLE(a.sum_yy, b.sum_yy);
+  EXPECT_SAME_DOUBLE(a.sum_xy, b.sum_xy);
+  EXPECT_SAME_DOUBLE(a.sum_dd, b.sum_dd);
+  EXPECT_SAME_DOUBLE(a.sum_abs, b.sum_abs);
+  EXPECT_EQ(a.max_abs_index, b.max_abs_index);
+}
+
+void expect_identical(const graft::detail::value_stats& a, const graft::detail::value_stats& b) {
+  EXPECT_EQ(a.nan_count, b.nan_count);
+  EXPECT_EQ(a.inf_count, b.inf_count);
+  EXPECT_EQ(a.finite_count, b.finite_count);
+  EXPECT_SAME_DOUBLE(a.min, b.min);
+  EXPECT_SAME_DOUBLE(a.max, b.max);
+  EXPECT_SAME_DOUBLE(a.sum, b.sum);
+}
+
+// Runs the pass on copies and checks it against ATen + the unfused passes.
+void expect_matches_unfused(const at::Tensor& source, double scale, const at::Tensor& target) {
+  SCOPED_TRACE(std::string(c10::toString(source.scalar_type())) + " -> " +
+               c10::toString(target.scalar_type()) + " scale " + std::to_string(scale));
+  const at::Tensor candidate = scale == 1.0 ? source : source * scale;
+  const at::Tensor expected = candidate.to(target.scalar_type());
+  const at::Tensor written = target.clone();
+  const graft::detail::measured_write r = cpu_write_measured(source, scale, written);
+  EXPECT_EQ(graft_test::byte_checksum(written), graft_test::byte_checksum(expected));
+  expect_identical(r.metrics, graft::compare(target, expected));
+  expect_identical(r.before, graft::detail::cpu_value_stats(target));
+  expect_identical(r.candidate, graft::detail::cpu_value_stats(candidate));
+}
+
+at::Tensor sample(at::ScalarType type, std::int64_t n, int seed) {
+  at::manual_seed(seed);
+  return (at::randn({n}) * 5).to(type);
+}
+
+TEST(write_measured, every_dtype_pair_and_scale_over_many_chunks) {
+  const std::int64_t n = 3 * kChunk + 5;  // a partial last chunk and a partial lane step
+  const std::vector<at::ScalarType> types{at::kFloat, at::kBFloat16, at::kHalf, at::kDouble};
+  int seed = 0;
+  for (const at::ScalarType from : types) {
+    for (const at::ScalarType to : types) {
+      for (const double scale : {1.0, 2.0, 0.1}) {
+        seed += 2;
+        expect_matches_unfused(sample(from, n, seed), scale, sample(to, n, seed + 1));
+      }
+    }
+  }
+}
+
+TEST(write_measured, tiny_and_zero_dim_tensors) {
+  expect_matches_unfused(at::tensor({1.5f, -2.0f, 3.0f}), 2.0, at::zeros({3}));
+  expect_matches_unfused(at::tensor(4.0), 1.0, at::tensor(1.0f));
+}
+
+TEST(write_measured, non_finite_values_and_first_maximum) {
+  at::Tensor source = sample(at::kFloat, 2 * kChunk, 40);
+  at::Tensor target = at::zeros({2 * kChunk});
+  source[3] = 1e6;
+  source[kChunk + 3] = -1e6;  // a tie in a later chunk: the first index wins
+  expect_matches_unfused(source, 1.0, target);
+  source[kChunk + 9] = std::numeric_limits<float>::quiet_NaN();
+  target[11] = std::numeric_limits<float>::infinity();
+  expect_matches_unfused(source, 2.0, target);
+  const graft::detail::measured_write r = cpu_write_measured(source, 2.0, target.clone());
+  EXPECT_EQ(r.metrics.max_abs_index, kChunk + 9);
+  EXPECT_EQ(r.candidate.nan_count, 1);
+  EXPECT_EQ(r.before.inf_count, 1);
+}
+
+TEST(write_measured, source_that_is_the_target_is_read_before_written) {
+  const at::Tensor original = sample(at::kFloat, kChunk + 17, 41);
+  at::Tensor t = original.clone();
+  const graft::detail::measured_write r = cpu_write_measured(t, 2.0, t);
+  EXPECT_TRUE(at::equal(t, original * 2));
+  expect_identical(r.metrics, graft::compare(original, original * 2));
+}
+
+TEST(write_measured, bitwise_deterministic_across_thread_counts) {
+  const at::Tensor source = sample(at::kBFloat16, 10 * kChunk + 3, 42);
+  const at::Tensor target = sample(at::kFloat, 10 * kChunk + 3, 43);
+  const int threads = at::get_num_threads();
+  const auto first = cpu_write_measured(source, 2.0, target.clone());
+  at::set_num_threads(1);
+  const auto serial = cpu_write_measured(source, 2.0, target.clone());
+  at::set_num_threads(std::max(threads, 3));
+  const auto wide = cpu_write_measured(source, 2.0, target.clone());
+  at::set_num_threads(threads);
+  expect_identical(first.metrics, serial.metrics);
+  expect_identical(first.metrics, wide.metrics);
+  expect_identical(first.candidate, wide.candidate);
+}
+
+TEST(write_measured, refuses_before_writing_anything) {
+  const at::Tensor source = at::ones({4, 4});
+  const auto refuses = [&](const at::Tensor& src, const at::Tensor& target) {
+    const at::Tensor before = target.clone();
+    EXPECT_THROW(cpu_write_measured(src, 2.0, target), graft::error);
+    EXPECT_TRUE(at::equal(target, before));
+  };
+  refuses(source, at::zeros({4, 4}).t().contiguous().t());  // not contiguous
+  refuses(source, at::zeros({4, 4}, at::kInt));            // no loop for the dtype
+  refuses(source, at::zeros({15}));                          // numel differs
+  refuses(at::ones({0}), at::zeros({0}));                    // nothing to measure
+}
+
+}  // namespace
