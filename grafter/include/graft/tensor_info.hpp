@@ -8,6 +8,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include <graft/shape_string.hpp>
+
 namespace at {
 class Tensor;
 }
@@ -32,8 +34,6 @@ tensor_info describe(const at::Tensor& t);
 
 // "float32" for at::kFloat, as torch prints it without the "torch." prefix.
 std::string dtype_name(const at::Tensor& t);
-// "(3, 4)"
-std::string shape_string(const std::vector<std::int64_t>& shape);
 
 void to_json(nlohmann::json& out, const tensor_info& info);
 

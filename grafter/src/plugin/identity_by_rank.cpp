@@ -9,7 +9,7 @@
 #include <graft/error.hpp>
 #include <graft/transform.hpp>
 
-#include "plugin/shape_format.hpp"
+#include <graft/shape_string.hpp>
 
 namespace graft {
 namespace {
@@ -35,8 +35,8 @@ at::Tensor take_own_rank(const graft_transform_input& in) {
   if (!candidate.defined()) fail("found no tensor in " + slot + " (undefined)");
   if (candidate.sizes() != in.target.sizes()) {
     fail("requires matching shapes but " + slot +
-         ".shape=" + detail::python_shape(candidate.sizes()) +
-         " != target.shape=" + detail::python_shape(in.target.sizes()));
+         ".shape=" + shape_string(candidate.sizes().vec()) +
+         " != target.shape=" + shape_string(in.target.sizes().vec()));
   }
   return candidate;
 }

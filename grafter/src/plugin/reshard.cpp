@@ -16,7 +16,7 @@
 #include <graft/builtin_transforms.hpp>
 #include <graft/error.hpp>
 
-#include "plugin/shape_format.hpp"
+#include <graft/shape_string.hpp>
 
 namespace graft {
 namespace {
@@ -27,7 +27,7 @@ std::string shapes_of(const std::vector<at::Tensor>& shards) {
   std::string out;
   for (std::size_t i = 0; i < shards.size(); ++i) {
     if (i > 0) out += ", ";
-    out += detail::python_shape(shards[i].sizes());
+    out += shape_string(shards[i].sizes().vec());
   }
   return out;
 }
@@ -82,7 +82,7 @@ std::int64_t concat_dim(const chosen_dim& dim, const std::vector<at::Tensor>& sh
   const std::int64_t ndim = first.dim();
   if (dim.value < -ndim || dim.value >= ndim) {
     fail(dim.source + " is out of range for shards of rank " + std::to_string(ndim) +
-         " (received_list[0].shape=" + detail::python_shape(first.sizes()) + ")" +
+         " (received_list[0].shape=" + shape_string(first.sizes().vec()) + ")" +
          (ndim == 0 ? "; 0-dim shards cannot be concatenated"
                     : "; use a dim in [" + std::to_string(-ndim) + ", " + std::to_string(ndim - 1) +
                           "]"));
@@ -93,8 +93,8 @@ std::int64_t concat_dim(const chosen_dim& dim, const std::vector<at::Tensor>& sh
     bool same = shard.dim() == ndim;
     for (std::int64_t k = 0; same && k < ndim; ++k) same = k == d || shard.size(k) == first.size(k);
     if (!same) {
-      fail("received_list[" + std::to_string(i) + "].shape=" + detail::python_shape(shard.sizes()) +
-           " does not match received_list[0].shape=" + detail::python_shape(first.sizes()) +
+      fail("received_list[" + std::to_string(i) + "].shape=" + shape_string(shard.sizes().vec()) +
+           " does not match received_list[0].shape=" + shape_string(first.sizes().vec()) +
            " off the concat dim " + std::to_string(d) + " (" + dim.source +
            "); shards may differ only along that dim");
     }
@@ -149,9 +149,9 @@ at::Tensor take_share(std::optional<std::int64_t> spec_dim, const graft_transfor
 
   if (share.sizes() != in.target.sizes()) {
     fail("receiver " + std::to_string(in.recv_rank) + " of " + std::to_string(in.recv_world_size) +
-         " gets shape " + detail::python_shape(share.sizes()) + " from shards " +
+         " gets shape " + shape_string(share.sizes().vec()) + " from shards " +
          shapes_of(shards) + " along dim " + std::to_string(d) +
-         " but target.shape=" + detail::python_shape(in.target.sizes()) + " (" + dim.source +
+         " but target.shape=" + shape_string(in.target.sizes().vec()) + " (" + dim.source +
          "); check the dim and both sides' world sizes");
   }
   return share;

@@ -49,17 +49,6 @@ std::string dtype_name(const at::Tensor& t) {
   return name;
 }
 
-std::string shape_string(const std::vector<std::int64_t>& shape) {
-  std::string out = "(";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += std::to_string(shape[i]);
-  }
-  // Python's tuple repr: a one-element tuple keeps its trailing comma.
-  if (shape.size() == 1) out += ",";
-  return out + ")";
-}
-
 namespace detail {
 
 tensor_info describe_with(const at::Tensor& t, const std::vector<std::int64_t>& stride,
