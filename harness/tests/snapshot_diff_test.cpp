@@ -45,6 +45,20 @@ TEST(DiffJson, AStringChangeIsReportedWithItsPath) {
   EXPECT_EQ(diffs[0].actual, "\"triple_it\"");
 }
 
+TEST(DiffJson, LongStringsAreShownAroundTheirFirstDifference) {
+  const std::string head(200, 'a');
+  nlohmann::json expected = sample_snapshot();
+  nlohmann::json actual = sample_snapshot();
+  expected["events"][2]["message"] = head + " matched BOTH b2t_filter and t2b_filter";
+  actual["events"][2]["message"] = head + " matched ALL OF b2t_filter and t2b_filter";
+  const auto diffs = diff_snapshots(expected, actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].detail, "strings differ at character 209");
+  EXPECT_NE(diffs[0].expected.find("BOTH"), std::string::npos) << diffs[0].expected;
+  EXPECT_NE(diffs[0].actual.find("ALL OF"), std::string::npos) << diffs[0].actual;
+  EXPECT_EQ(diffs[0].actual.substr(0, 4), "...\"");
+}
+
 TEST(DiffJson, Fp32NumbersWithinToleranceAreEqualAndBeyondAreNot) {
   nlohmann::json within = sample_snapshot();
   within["events"][0]["tensor"]["mean"] = 2.5 * (1 + 1e-7);

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <utility>
 
 #include <graft/harness/json_format.hpp>
 
@@ -24,6 +26,25 @@ std::string short_text(const nlohmann::json& j) {
   std::string text = j.is_number_float() ? format_number(j.get<double>()) : encode_special_floats(j).dump();
   if (text.size() > kShortValueWidth) text = text.substr(0, kShortValueWidth - 3) + "...";
   return prefix + text;
+}
+
+// Two strings that differ, each shown around their first differing character
+// (a long message that changes near its end would otherwise show two equal
+// truncated prefixes).
+std::pair<std::string, std::string> differing_excerpts(const std::string& e, const std::string& a,
+                                                       std::size_t* at) {
+  std::size_t i = 0;
+  while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
+  *at = i;
+  constexpr std::size_t kContext = 30;
+  const std::size_t begin = i > kContext ? i - kContext : 0;
+  const auto excerpt = [&](const std::string& text) {
+    std::string out = nlohmann::json(text.substr(begin, 2 * kContext)).dump();
+    if (begin > 0) out = "..." + out;
+    if (begin + 2 * kContext < text.size()) out += "...";
+    return out;
+  };
+  return {excerpt(e), excerpt(a)};
 }
 
 bool plain_key(const std::string& key) {
@@ -90,6 +111,13 @@ class differ {
     }
     if (e.type() != a.type() && !(e.is_number() && a.is_number())) {
       add(path, e, a, std::string("type differs: ") + type_name(e) + " vs " + type_name(a));
+      return;
+    }
+    if (e.is_string() && a.is_string() && e != a) {
+      std::size_t at = 0;
+      auto [expected_text, actual_text] = differing_excerpts(e.get<std::string>(), a.get<std::string>(), &at);
+      out_->push_back({shown(path), std::move(expected_text), std::move(actual_text),
+                       "strings differ at character " + std::to_string(at)});
       return;
     }
     if (e != a) add(path, e, a, "");
