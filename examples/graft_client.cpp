@@ -3,10 +3,11 @@
 // environment, makes a short deterministic sequence of dump calls, writes the
 // grafter's events as JSON lines, and prints each tensor's final values.
 //
-//   DUMPER_GRAFTER_ENABLE=1 DUMPER_GRAFTER_ROLE=baseline RANK=0 WORLD_SIZE=1 \
-//   DUMPER_GRAFTER_MASTER_ADDRESS=127.0.0.1 DUMPER_GRAFTER_MASTER_PORT=29500 \
-//   DUMPER_GRAFTER_BASELINE_WORLD_SIZE=1 DUMPER_GRAFTER_TARGET_WORLD_SIZE=1 \
-//   DUMPER_GRAFTER_B2T_FILTER="name == 'attn_output'" graft_client --events baseline.jsonl
+//   export DUMPER_GRAFTER_ENABLE=1 DUMPER_GRAFTER_ROLE=baseline RANK=0 WORLD_SIZE=1
+//   export DUMPER_GRAFTER_MASTER_ADDRESS=127.0.0.1 DUMPER_GRAFTER_MASTER_PORT=29500
+//   export DUMPER_GRAFTER_BASELINE_WORLD_SIZE=1 DUMPER_GRAFTER_TARGET_WORLD_SIZE=1
+//   export DUMPER_GRAFTER_B2T_FILTER="name == 'attn_output'"
+//   graft_client --events baseline.jsonl
 //
 // The sequence (per call, every rank): attn_input (layer 0), attn_output
 // (layer 0), mlp_output (layer 0), then the same for layer 1. The baseline's

@@ -62,6 +62,8 @@ class grafter {
  private:
   void intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                  const nlohmann::json& extras);
+  // Creates the exchange group; on failure reports it and turns the grafter off.
+  bool ensure_group();
   bool active_ = false;
   struct state;
   std::unique_ptr<state> state_;

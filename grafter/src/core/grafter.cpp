@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <iostream>
+#include <utility>
 
 #include <graft/c10d_exchange.hpp>
 #include <graft/error.hpp>
@@ -46,6 +47,16 @@ namespace {
 std::optional<filter> compile_optional(const std::optional<std::string>& expression, const char* field) {
   if (!expression) return std::nullopt;
   return filter::compile(*expression, field);
+}
+
+// "b2t_filter and compare_filter": the filters a call matched, for messages.
+std::string filter_names(bool b2t, bool t2b, bool compare) {
+  std::string out;
+  for (const auto& [matched, name] : {std::pair{b2t, "b2t_filter"}, std::pair{t2b, "t2b_filter"},
+                                      std::pair{compare, "compare_filter"}}) {
+    if (matched) out += std::string(out.empty() ? "" : " and ") + name;
+  }
+  return out;
 }
 
 nlohmann::json tags_json(const tags& t) {
@@ -97,6 +108,29 @@ std::uint64_t grafter::matched_calls() const { return state_->sequence; }
 
 const rank_layout& grafter::layout() const { return state_->layout; }
 
+bool grafter::ensure_group() {
+  state& s = *state_;
+  const auto started = std::chrono::steady_clock::now();
+  try {
+    s.group = s.make_exchange(s.config, s.layout);
+  } catch (const std::exception& e) {
+    s.emit("group_error", {{"phase", "init"},
+                           {"master_address", s.config.master_address},
+                           {"master_port", s.config.master_port},
+                           {"graft_world_size", s.layout.graft_world_size()},
+                           {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
+    active_ = false;
+    return false;
+  }
+  nlohmann::json fields = s.group->describe();
+  fields["baseline_world_size"] = s.layout.baseline_world_size;
+  fields["target_world_size"] = s.layout.target_world_size;
+  fields["group_name"] = s.config.group_name;
+  fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  s.emit("group_init", std::move(fields));
+  return true;
+}
+
 void grafter::intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                         const nlohmann::json& extras) {
   state& s = *state_;
@@ -105,14 +139,12 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   const bool measure_only = s.compare && s.compare->matches(t);
   const int matches = int{b2t} + int{t2b} + int{measure_only};
   if (matches == 0) return;
+  const std::string which = filter_names(b2t, t2b, measure_only);
   if (matches > 1) {
-    std::string which;
-    if (b2t) which += "b2t_filter";
-    if (t2b) which += std::string(which.empty() ? "" : " and ") + "t2b_filter";
-    if (measure_only) which += std::string(which.empty() ? "" : " and ") + "compare_filter";
     s.emit("filter_conflict", {{"tags", tags_json(t)},
                                {"filters", which},
-                               {"message", "tags " + t.to_display_string() + " matched " + (matches == 2 ? "BOTH " : "ALL OF ") + which +
+                               {"message", "tags " + t.to_display_string() + " matched " +
+                                               (matches == 2 ? "BOTH " : "ALL OF ") + which +
                                                "; the call is skipped. Narrow the filters so that a name "
                                                "matches one of them"}});
     return;
@@ -129,31 +161,12 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
            {{"tags", tags_json(t)},
             {"direction", to_string(dir)},
             {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
-            {"message", "tags " + t.to_display_string() + " matched " + std::string(to_string(dir)) +
-                            "_filter but the value is not a tensor (got " + got +
+            {"message", "tags " + t.to_display_string() + " matched " + which +
+                            " but the value is not a tensor (got " + got +
                             "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
   }
 
-  if (!s.group) {
-    const auto started = std::chrono::steady_clock::now();
-    try {
-      s.group = s.make_exchange(s.config, s.layout);
-    } catch (const std::exception& e) {
-      s.emit("group_error", {{"phase", "init"},
-                             {"master_address", s.config.master_address},
-                             {"master_port", s.config.master_port},
-                             {"graft_world_size", s.layout.graft_world_size()},
-                             {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
-      active_ = false;
-      return;
-    }
-    nlohmann::json fields = s.group->describe();
-    fields["baseline_world_size"] = s.layout.baseline_world_size;
-    fields["target_world_size"] = s.layout.target_world_size;
-    fields["group_name"] = s.config.group_name;
-    fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    s.emit("group_init", std::move(fields));
-  }
+  if (!s.group && !ensure_group()) return;
 
   exchange_call call;
   call.sequence = s.sequence;

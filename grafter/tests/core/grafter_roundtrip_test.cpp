@@ -148,7 +148,9 @@ TEST(grafter_roundtrip, extra_tags_take_part_in_filters) {
     EXPECT_FALSE(g.has_group());
     g.maybe_intercept(t, {{"name", "x"}, {"layer_id", 1}});
     EXPECT_TRUE(g.has_group());
-    if (side == role::target) EXPECT_EQ(values(t), (std::vector<double>{1, 1}));
+    if (side == role::target) {
+      EXPECT_EQ(values(t), (std::vector<double>{1, 1}));
+    }
   });
 }
 
@@ -158,7 +160,9 @@ TEST(grafter_roundtrip, unknown_tag_reads_as_none) {
   w.run([&](role side, int, grafter& g) {
     at::Tensor t = side == role::baseline ? at::ones({2}) : at::zeros({2});
     g.maybe_intercept(t, {{"name", "x"}});
-    if (side == role::target) EXPECT_EQ(values(t), (std::vector<double>{1, 1}));
+    if (side == role::target) {
+      EXPECT_EQ(values(t), (std::vector<double>{1, 1}));
+    }
   });
 }
 
