@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <ATen/ATen.h>
 #include <benchmark/benchmark.h>
@@ -80,6 +81,27 @@ worlds& the_worlds() {
 
 std::int64_t bytes_of(const benchmark::State& state) { return state.range(0); }
 
+// The sender (thread 0) reports the payload's bytes: the same figure for every case.
+void report_bytes(benchmark::State& state) {
+  state.SetBytesProcessed(state.iterations() * bytes_of(state));
+  state.counters["bytes"] = static_cast<double>(bytes_of(state));
+}
+
+// A float32 payload of the case's size: random on the sender, uninitialised on the receiver.
+std::vector<at::Tensor> payload_for(const benchmark::State& state, int me) {
+  const std::int64_t numel = bytes_of(state) / 4;
+  return {me == 0 ? at::rand({numel}) : at::empty({numel})};
+}
+
+// Thread 0 sends the payload to thread 1 over the raw group, and waits.
+void move_payload(c10d::ProcessGroupGloo& pg, int me, std::vector<at::Tensor>& buffer, int tag) {
+  if (me == 0) {
+    pg.send(buffer, 1, tag)->wait();
+  } else {
+    pg.recv(buffer, 0, tag)->wait();
+  }
+}
+
 void BM_c10d_exchange(benchmark::State& state) {
   worlds& w = the_worlds();
   const int me = state.thread_index();
@@ -96,28 +118,16 @@ void BM_c10d_exchange(benchmark::State& state) {
       benchmark::DoNotOptimize(ex.run(call, nullptr));
     }
   }
-  if (me == 0) {
-    state.SetBytesProcessed(state.iterations() * bytes_of(state));
-    state.counters["bytes"] = static_cast<double>(bytes_of(state));
-  }
+  if (me == 0) report_bytes(state);
 }
 
 void BM_raw_gloo_send_recv(benchmark::State& state) {
   worlds& w = the_worlds();
   const int me = state.thread_index();
   c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
-  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
-  for (auto _ : state) {
-    if (me == 0) {
-      pg.send(buffer, 1, 0)->wait();
-    } else {
-      pg.recv(buffer, 0, 0)->wait();
-    }
-  }
-  if (me == 0) {
-    state.SetBytesProcessed(state.iterations() * bytes_of(state));
-    state.counters["bytes"] = static_cast<double>(bytes_of(state));
-  }
+  std::vector<at::Tensor> buffer = payload_for(state, me);
+  for (auto _ : state) move_payload(pg, me, buffer, 0);
+  if (me == 0) report_bytes(state);
 }
 
 // The same with a fresh receive buffer per call, as the exchange must hand
@@ -135,10 +145,7 @@ void BM_raw_gloo_send_recv_fresh_buffer(benchmark::State& state) {
       pg.recv(fresh, 0, 0)->wait();
     }
   }
-  if (me == 0) {
-    state.SetBytesProcessed(state.iterations() * bytes_of(state));
-    state.counters["bytes"] = static_cast<double>(bytes_of(state));
-  }
+  if (me == 0) report_bytes(state);
 }
 
 // The floor of the exchange's protocol: the same bytes after a 208-byte
@@ -148,7 +155,7 @@ void BM_raw_gloo_header_then_payload(benchmark::State& state) {
   const int me = state.thread_index();
   const int peer = 1 - me;
   c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
-  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
+  std::vector<at::Tensor> buffer = payload_for(state, me);
   std::vector<at::Tensor> header_out{at::zeros({26}, at::kLong)};
   std::vector<at::Tensor> header_in{at::zeros({26}, at::kLong)};
   int tag = 1;
@@ -158,16 +165,9 @@ void BM_raw_gloo_header_then_payload(benchmark::State& state) {
     in->wait();
     out->wait();
     tag += 4;  // a tag per call, as the exchange uses
-    if (me == 0) {
-      pg.send(buffer, 1, tag)->wait();
-    } else {
-      pg.recv(buffer, 0, tag)->wait();
-    }
+    move_payload(pg, me, buffer, tag);
   }
-  if (me == 0) {
-    state.SetBytesProcessed(state.iterations() * bytes_of(state));
-    state.counters["bytes"] = static_cast<double>(bytes_of(state));
-  }
+  if (me == 0) report_bytes(state);
 }
 
 // The same with the header as Gloo's all-gather, the other way to build it.
@@ -175,21 +175,14 @@ void BM_raw_gloo_allgather_then_payload(benchmark::State& state) {
   worlds& w = the_worlds();
   const int me = state.thread_index();
   c10d::ProcessGroupGloo& pg = *w.raw[static_cast<std::size_t>(me)];
-  std::vector<at::Tensor> buffer{me == 0 ? at::rand({bytes_of(state) / 4}) : at::empty({bytes_of(state) / 4})};
+  std::vector<at::Tensor> buffer = payload_for(state, me);
   std::vector<at::Tensor> header{at::zeros({26}, at::kLong)};
   std::vector<std::vector<at::Tensor>> gathered{{at::zeros({26}, at::kLong), at::zeros({26}, at::kLong)}};
   for (auto _ : state) {
     pg.allgather(gathered, header)->wait();
-    if (me == 0) {
-      pg.send(buffer, 1, 0)->wait();
-    } else {
-      pg.recv(buffer, 0, 0)->wait();
-    }
+    move_payload(pg, me, buffer, 0);
   }
-  if (me == 0) {
-    state.SetBytesProcessed(state.iterations() * bytes_of(state));
-    state.counters["bytes"] = static_cast<double>(bytes_of(state));
-  }
+  if (me == 0) report_bytes(state);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {

@@ -28,8 +28,8 @@
 #include <graft/metrics.hpp>
 #include <graft/transform.hpp>
 
-#include "core/recv_guard.hpp"
 #include "graft_kernels.hpp"
+#include "recv_setup.hpp"
 #endif
 
 namespace {
@@ -172,36 +172,14 @@ void register_kernel_cases() {
 }
 
 // The recv path on CUDA tensors, through ATen (what graft runs today there).
-struct aten_setup {
-  graft::tags call_tags{{"name", "x"}};
-  graft::rank_layout layout;
-  std::string no_problem;
-  at::Tensor source, target;
-
-  aten_setup(const dtype_case& d, std::int64_t bytes) {
-    layout.side = graft::role::target;
-    const std::int64_t n = bytes / static_cast<std::int64_t>(c10::elementSize(d.type));
-    source = at::randn({n}, at::device(at::kCUDA)).to(d.type);
-    target = at::randn({n}, at::device(at::kCUDA)).to(d.type);
-  }
-
-  void graft(const graft::transform& chosen) {
-    graft::received incoming;
-    incoming.sender_ranks = {0};
-    incoming.tensors = {source};
-    incoming.extras = {nullptr};
-    auto result = graft::detail::graft_received(
-        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem});
-    benchmark::DoNotOptimize(result);
-  }
-};
+using graft_bench::recv_setup;
 
 template <typename Body>
 void register_aten_case(const std::string& variant, const dtype_case& d, std::int64_t bytes, int rw_factor,
                         Body body) {
   benchmark::RegisterBenchmark(graft_bench::case_name(variant, d, bytes).c_str(),
                                [d, bytes, rw_factor, body](benchmark::State& state) {
-                                 aten_setup setup(d, bytes);
+                                 recv_setup setup(d, bytes, at::kCUDA);
                                  event_timer timer;
                                  timer.run(state, [&] { body(setup); });
                                  graft_bench::set_traffic(state, bytes, rw_factor * bytes);
@@ -212,16 +190,16 @@ void register_aten_case(const std::string& variant, const dtype_case& d, std::in
 
 void register_aten_cases() {
   static const graft::transform identity = graft::identity_by_rank();
-  static const graft::transform doubling{"double", [](const graft::graft_transform_input& in) {
-                                           return in.received_list.at(0) * 2;
-                                         }};
+  static const graft::transform& doubling = graft_bench::doubling(false);
   for (const std::int64_t bytes : graft_bench::sizes()) {
     for (const dtype_case& d : graft_bench::dtypes()) {
-      register_aten_case("cuda_aten_floor_copy", d, bytes, 2, [](aten_setup& s) { s.target.copy_(s.source); });
-      register_aten_case("cuda_aten_identity_graft", d, bytes, 3, [](aten_setup& s) { s.graft(identity); });
-      register_aten_case("cuda_aten_double_naive", d, bytes, 3, [](aten_setup& s) { s.graft(doubling); });
+      register_aten_case("cuda_aten_floor_copy", d, bytes, 2, [](recv_setup& s) { s.target.copy_(s.source); });
+      register_aten_case("cuda_aten_identity_graft", d, bytes, 3,
+                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(identity)); });
+      register_aten_case("cuda_aten_double_naive", d, bytes, 3,
+                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling)); });
       register_aten_case("cuda_aten_metrics", d, bytes, 2,
-                         [](aten_setup& s) { benchmark::DoNotOptimize(graft::compare(s.target, s.source)); });
+                         [](recv_setup& s) { benchmark::DoNotOptimize(graft::compare(s.target, s.source)); });
     }
   }
 }

@@ -10,7 +10,6 @@
 // Each name is <variant>/<dtype>/<target bytes>; the report divides a
 // variant's time by its floor's at the same dtype and size.
 
-#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -22,56 +21,28 @@
 #include <graft/transform.hpp>
 
 #include "bench_sizes.hpp"
-#include "core/recv_guard.hpp"
+#include "recv_setup.hpp"
 
 namespace {
 
 using graft_bench::dtype_case;
 
-const graft::transform& doubling(bool with_plan) {
-  static const graft::transform plain{"double", [](const graft::graft_transform_input& in) {
-                                        return in.received_list.at(static_cast<std::size_t>(in.recv_rank)) * 2;
-                                      }};
-  static const graft::transform fused{plain.name, plain.fn, [](const graft::graft_transform_input& in) {
-                                        return std::optional<graft::fused_plan>(
-                                            graft::fused_plan{static_cast<std::size_t>(in.recv_rank), 2.0});
-                                      }};
-  return with_plan ? fused : plain;
+using graft_bench::doubling;
+using graft_bench::recv_setup;
+
+// Times the recv path; a graft that was skipped would time the wrong thing.
+void graft_or_throw(recv_setup& s, const graft::transform& chosen) {
+  auto [kind, fields] = s.graft(chosen);
+  if (kind != "recv_grafted") throw std::runtime_error("the bench graft was skipped: " + fields.dump());
+  benchmark::DoNotOptimize(fields);
 }
-
-// One receiver of a 1+1 b2t world, fed the source as if it had arrived.
-struct recv_setup {
-  graft::tags call_tags{{"name", "x"}};
-  graft::rank_layout layout;
-  std::string no_problem;
-  at::Tensor source, target;
-
-  recv_setup(const dtype_case& d, std::int64_t bytes) {
-    layout.side = graft::role::target;
-    const std::int64_t n = bytes / static_cast<std::int64_t>(c10::elementSize(d.type));
-    at::manual_seed(1);
-    source = at::randn({n}).to(d.type);
-    target = at::randn({n}).to(d.type);
-  }
-
-  void graft(const graft::transform& chosen) {
-    graft::received incoming;
-    incoming.sender_ranks = {0};
-    incoming.tensors = {source};
-    incoming.extras = {nullptr};
-    auto [kind, fields] = graft::detail::graft_received(
-        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem});
-    if (kind != "recv_grafted") throw std::runtime_error("the bench graft was skipped: " + fields.dump());
-    benchmark::DoNotOptimize(fields);
-  }
-};
 
 template <typename Body>
 void register_case(const std::string& variant, const dtype_case& d, std::int64_t bytes, int rw_factor,
                    Body body) {
   benchmark::RegisterBenchmark(graft_bench::case_name(variant, d, bytes).c_str(),
                                [d, bytes, rw_factor, body](benchmark::State& state) {
-                                 recv_setup setup(d, bytes);
+                                 recv_setup setup(d, bytes, at::kCPU);
                                  try {
                                    for (auto _ : state) body(setup);
                                  } catch (const std::exception& e) {
@@ -89,15 +60,17 @@ void register_all() {
     for (const dtype_case& d : graft_bench::dtypes()) {
       register_case("recv_floor_copy", d, bytes, 2, [](recv_setup& s) { s.target.copy_(s.source); });
       register_case("recv_identity_graft", d, bytes, 3,
-                    [identity = graft::identity_by_rank()](recv_setup& s) { s.graft(identity); });
+                    [identity = graft::identity_by_rank()](recv_setup& s) { graft_or_throw(s, identity); });
       register_case("recv_identity_legacy", d, bytes, 3, [](recv_setup& s) {
         benchmark::DoNotOptimize(graft::describe(s.target));
         benchmark::DoNotOptimize(graft::describe(s.source));
         benchmark::DoNotOptimize(graft::compare(s.target, s.source));
         s.target.copy_(s.source);
       });
-      register_case("recv_double_naive", d, bytes, 3, [](recv_setup& s) { s.graft(doubling(false)); });
-      register_case("recv_double_fused", d, bytes, 3, [](recv_setup& s) { s.graft(doubling(true)); });
+      register_case("recv_double_naive", d, bytes, 3,
+                    [](recv_setup& s) { graft_or_throw(s, doubling(false)); });
+      register_case("recv_double_fused", d, bytes, 3,
+                    [](recv_setup& s) { graft_or_throw(s, doubling(true)); });
       register_case("metrics_floor_read", d, bytes, 2, [](recv_setup& s) {
         benchmark::DoNotOptimize(s.source.sum());
         benchmark::DoNotOptimize(s.target.sum());
