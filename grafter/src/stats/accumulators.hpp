@@ -28,18 +28,12 @@
 
 #include "stats/chunked.hpp"
 #include "stats/passes.hpp"
+#include "stats/simd.hpp"
 
 // The helpers below are always inlined, so their vector arguments never
 // cross a call and GCC's -Wpsabi note about their ABI does not apply; it is
 // off for the files that include this (private) header.
 #pragma GCC diagnostic ignored "-Wpsabi"
-
-// Hot helpers are inlined into each instruction-set variant of a loop, so
-// that they are compiled for it (see GRAFT_TARGET_AVX2).
-#define GRAFT_HOT inline __attribute__((always_inline))
-#if defined(__x86_64__)
-#define GRAFT_TARGET_AVX2 __attribute__((target("avx2")))
-#endif
 
 namespace graft::detail {
 
@@ -54,16 +48,6 @@ using lanes_u16 = std::uint16_t __attribute__((vector_size(2 * kLanes)));
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 inline constexpr std::int64_t kNoIndex = std::numeric_limits<std::int64_t>::max();
-
-// Whether this CPU runs the AVX2 variants of the loops (checked once).
-inline bool cpu_has_avx2() {
-#if defined(__x86_64__)
-  static const bool has = __builtin_cpu_supports("avx2");
-  return has;
-#else
-  return false;
-#endif
-}
 
 // One chunk's diff sums, maximum and counts.
 struct diff_partial {

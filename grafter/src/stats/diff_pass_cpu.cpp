@@ -33,29 +33,28 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
 }
 
 template <typename T>
+using diff_range_fn = diff_partial (*)(const T*, const T*, std::int64_t, std::int64_t);
+
+template <typename T>
 diff_partial diff_range(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   return diff_range_impl(x, y, begin, end);
 }
 
-template <typename T>
-using diff_range_fn = diff_partial (*)(const T*, const T*, std::int64_t, std::int64_t);
-
-#if defined(GRAFT_TARGET_AVX2)
 template <typename T>
 GRAFT_TARGET_AVX2 diff_partial diff_range_avx2(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   return diff_range_impl(x, y, begin, end);
 }
 
 template <typename T>
-diff_range_fn<T> best_diff_range() {
-  return cpu_has_avx2() ? &diff_range_avx2<T> : &diff_range<T>;
+GRAFT_TARGET_AVX512 diff_partial diff_range_avx512(const T* x, const T* y, std::int64_t begin,
+                                                   std::int64_t end) {
+  return diff_range_impl(x, y, begin, end);
 }
-#else
+
 template <typename T>
 diff_range_fn<T> best_diff_range() {
-  return &diff_range<T>;
+  return pick_simd<diff_range_fn<T>>(&diff_range<T>, &diff_range_avx2<T>, &diff_range_avx512<T>);
 }
-#endif
 
 }  // namespace
 

@@ -31,29 +31,27 @@ GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::in
 }
 
 template <typename T>
+using stats_range_fn = stats_partial (*)(const T*, std::int64_t, std::int64_t);
+
+template <typename T>
 stats_partial stats_range(const T* p, std::int64_t begin, std::int64_t end) {
   return stats_range_impl(p, begin, end);
 }
 
-template <typename T>
-using stats_range_fn = stats_partial (*)(const T*, std::int64_t, std::int64_t);
-
-#if defined(GRAFT_TARGET_AVX2)
 template <typename T>
 GRAFT_TARGET_AVX2 stats_partial stats_range_avx2(const T* p, std::int64_t begin, std::int64_t end) {
   return stats_range_impl(p, begin, end);
 }
 
 template <typename T>
-stats_range_fn<T> best_stats_range() {
-  return cpu_has_avx2() ? &stats_range_avx2<T> : &stats_range<T>;
+GRAFT_TARGET_AVX512 stats_partial stats_range_avx512(const T* p, std::int64_t begin, std::int64_t end) {
+  return stats_range_impl(p, begin, end);
 }
-#else
+
 template <typename T>
 stats_range_fn<T> best_stats_range() {
-  return &stats_range<T>;
+  return pick_simd<stats_range_fn<T>>(&stats_range<T>, &stats_range_avx2<T>, &stats_range_avx512<T>);
 }
-#endif
 
 }  // namespace
 

@@ -46,6 +46,9 @@ bool scale_is_exact(at::ScalarType source, double scale);
 // target's version counter.
 measured_write cpu_write_measured(const at::Tensor& source, double scale, const at::Tensor& target);
 
+// cpu_write_measured's writes, value for value, without measuring anything.
+void cpu_write(const at::Tensor& source, double scale, const at::Tensor& target);
+
 // The tensor_info of t's layout (shape, stride, dtype, device) with statistics s.
 tensor_info describe_with(const at::Tensor& t, const std::vector<std::int64_t>& stride,
                           const value_stats& s);

@@ -1,0 +1,49 @@
+#pragma once
+// Which instruction set the CPU passes run with. Each hot loop is compiled
+// three times from one body: for the baseline x86-64 target, for AVX2 and for
+// AVX-512 (function target attributes, so the library still runs on any
+// x86-64), and picked once per pass from what this CPU supports. Every
+// variant does the same float64 arithmetic in the same order (8 lanes, see
+// accumulators.hpp) and the component is built with -ffp-contract=off, so no
+// variant fuses a multiply-add that another rounds twice: the choice changes
+// speed, never a result.
+
+#include <cstdint>
+
+// Hot helpers are inlined into each variant of a loop, so that they are
+// compiled for its instruction set.
+#define GRAFT_HOT inline __attribute__((always_inline))
+#if defined(__x86_64__)
+#define GRAFT_TARGET_AVX2 __attribute__((target("avx2")))
+#define GRAFT_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw")))
+#else
+#define GRAFT_TARGET_AVX2
+#define GRAFT_TARGET_AVX512
+#endif
+
+namespace graft::detail {
+
+enum class simd : std::uint8_t { baseline, avx2, avx512 };
+
+// The best level this CPU runs (checked once), capped by limit_simd().
+simd active_simd();
+
+// Caps the level the passes use from now on (tests use it to run every
+// variant on one machine); returns the previous cap.
+simd limit_simd(simd cap);
+
+// The variant of a loop for the active level.
+template <typename Fn>
+Fn pick_simd(Fn baseline, Fn avx2, Fn avx512) {
+  switch (active_simd()) {
+    case simd::avx512:
+      return avx512;
+    case simd::avx2:
+      return avx2;
+    case simd::baseline:
+      break;
+  }
+  return baseline;
+}
+
+}  // namespace graft::detail

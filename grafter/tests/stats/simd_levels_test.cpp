@@ -1,0 +1,163 @@
+// Every instruction-set variant of the CPU passes gives bit for bit the
+// baseline variant's results: the level a machine picks never shows in a
+// metric, a statistic or a written value. On a CPU without AVX-512 (or AVX2)
+// the higher levels fall back to the best it has, and the comparison says so.
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <graft/metrics.hpp>
+#include <graft_test/tensor_checks.hpp>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "stats/chunked.hpp"
+#include "stats/passes.hpp"
+#include "stats/simd.hpp"
+#include "stats/write_measure.hpp"
+
+namespace {
+
+using graft::detail::simd;
+
+const char *level_name(simd level) {
+  switch (level) {
+    case simd::avx512:
+      return "avx512";
+    case simd::avx2:
+      return "avx2";
+    case simd::baseline:
+      break;
+  }
+  return "baseline";
+}
+
+// Restores the uncapped level when a test ends, pass or fail.
+struct simd_cap {
+  explicit simd_cap(simd level) : previous(graft::detail::limit_simd(level)) {}
+  ~simd_cap() { graft::detail::limit_simd(previous); }
+  simd previous;
+};
+
+// Everything the passes produce for one input, doubles as their bit
+// patterns: equal means bit for bit equal. NaNs compare as one value: the
+// sign and payload of a NaN sum depend on operand order inside an
+// instruction, and no report shows them (JSON writes "NaN").
+struct pass_results {
+  std::vector<std::uint64_t> diff, stats_x, stats_y, measured;
+  std::uint64_t written_checksum = 0, unmeasured_checksum = 0;
+};
+
+std::uint64_t bits(double v) {
+  if (std::isnan(v)) return 0x7FF8000000000000u;
+  std::uint64_t out = 0;
+  std::memcpy(&out, &v, sizeof out);
+  return out;
+}
+
+std::vector<std::uint64_t> stats_bits(const graft::detail::value_stats &s) {
+  return {static_cast<std::uint64_t>(s.nan_count),
+          static_cast<std::uint64_t>(s.inf_count),
+          static_cast<std::uint64_t>(s.finite_count),
+          bits(s.min),
+          bits(s.max),
+          bits(s.sum)};
+}
+
+std::vector<std::uint64_t> diff_bits(const graft::diff_metrics &m) {
+  return {bits(m.sum_xx),
+          bits(m.sum_yy),
+          bits(m.sum_xy),
+          bits(m.sum_dd),
+          bits(m.sum_abs),
+          bits(m.max_abs),
+          static_cast<std::uint64_t>(m.max_abs_index),
+          static_cast<std::uint64_t>(m.x_nan),
+          static_cast<std::uint64_t>(m.x_inf),
+          static_cast<std::uint64_t>(m.y_nan),
+          static_cast<std::uint64_t>(m.y_inf)};
+}
+
+std::vector<std::uint64_t> joined(std::vector<std::vector<std::uint64_t>> parts) {
+  std::vector<std::uint64_t> out;
+  for (const auto &p : parts) out.insert(out.end(), p.begin(), p.end());
+  return out;
+}
+
+pass_results run_passes(const at::Tensor &x, const at::Tensor &y, double scale) {
+  pass_results r;
+  r.diff = diff_bits(graft::detail::cpu_diff_pass(x, y.to(x.scalar_type())));
+  r.stats_x = stats_bits(graft::detail::cpu_value_stats(x));
+  r.stats_y = stats_bits(graft::detail::cpu_value_stats(y));
+  const at::Tensor written = y.clone();
+  const graft::detail::measured_write w = graft::detail::cpu_write_measured(x, scale, written);
+  r.measured = joined({diff_bits(w.metrics), stats_bits(w.before), stats_bits(w.candidate)});
+  r.written_checksum = graft_test::byte_checksum(written);
+  const at::Tensor unmeasured = y.clone();
+  graft::detail::cpu_write(x, scale, unmeasured);
+  r.unmeasured_checksum = graft_test::byte_checksum(unmeasured);
+  return r;
+}
+
+// Float64 values that every narrower dtype rounds; with_non_finite adds a NaN
+// and an Inf (a careful step each, and NaN sums) to an otherwise finite run.
+at::Tensor sample(at::ScalarType type, std::int64_t n, int seed, bool with_non_finite) {
+  at::manual_seed(seed);
+  at::Tensor t = at::randn({n}, at::kDouble) * 7;
+  if (with_non_finite) {
+    t[n / 3] = std::numeric_limits<double>::quiet_NaN();
+    t[n / 2] = -std::numeric_limits<double>::infinity();
+  }
+  return t.to(type);
+}
+
+TEST(simd_levels, every_level_matches_the_baseline) {
+  const std::int64_t n = 2 * graft::detail::kChunk + 13;  // chunks, a partial step
+  const std::vector<at::ScalarType> types{at::kFloat, at::kBFloat16, at::kHalf, at::kDouble};
+  int seed = 0;
+  for (const at::ScalarType from : types) {
+    for (const at::ScalarType to : types) {
+      for (const double scale : {1.0, 2.0, 0.1}) {
+        for (const bool with_non_finite : {false, true}) {
+          seed += 2;
+          const at::Tensor x = sample(from, n, seed, with_non_finite);
+          const at::Tensor y = sample(to, n, seed + 1, with_non_finite);
+          pass_results baseline;
+          {
+            simd_cap cap(simd::baseline);
+            baseline = run_passes(x, y, scale);
+          }
+          for (const simd level : {simd::avx2, simd::avx512}) {
+            simd_cap cap(level);
+            SCOPED_TRACE(std::string(c10::toString(from)) + " -> " + c10::toString(to) + " scale " +
+                         std::to_string(scale) + (with_non_finite ? " with NaN/Inf" : "") + " at " +
+                         level_name(level) + " (running " + level_name(graft::detail::active_simd()) + ")");
+            const pass_results r = run_passes(x, y, scale);
+            EXPECT_EQ(r.diff, baseline.diff);
+            EXPECT_EQ(r.stats_x, baseline.stats_x);
+            EXPECT_EQ(r.stats_y, baseline.stats_y);
+            EXPECT_EQ(r.measured, baseline.measured);
+            EXPECT_EQ(r.written_checksum, baseline.written_checksum);
+            EXPECT_EQ(r.unmeasured_checksum, baseline.written_checksum);
+          }
+          EXPECT_EQ(baseline.unmeasured_checksum, baseline.written_checksum);
+        }
+      }
+    }
+  }
+}
+
+TEST(simd_levels, the_cap_limits_the_active_level) {
+  simd_cap cap(simd::baseline);
+  EXPECT_EQ(graft::detail::active_simd(), simd::baseline);
+  graft::detail::limit_simd(simd::avx512);
+  EXPECT_NE(graft::detail::active_simd(), simd::baseline)
+      << "this x86-64 CPU has neither AVX2 nor AVX-512; only the baseline "
+         "variant ran";
+}
+
+}  // namespace
