@@ -195,9 +195,9 @@ void register_aten_cases() {
     for (const dtype_case& d : graft_bench::dtypes()) {
       register_aten_case("cuda_aten_floor_copy", d, bytes, 2, [](recv_setup& s) { s.target.copy_(s.source); });
       register_aten_case("cuda_aten_identity_graft", d, bytes, 3,
-                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(identity)); });
+                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(identity, true)); });
       register_aten_case("cuda_aten_double_naive", d, bytes, 3,
-                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling)); });
+                         [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling, true)); });
       register_aten_case("cuda_aten_metrics", d, bytes, 2,
                          [](recv_setup& s) { benchmark::DoNotOptimize(graft::compare(s.target, s.source)); });
     }

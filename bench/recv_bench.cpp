@@ -1,12 +1,19 @@
 // The receive side of a graft without transport, against the memory floor
 // measured in the same run (cases 3-5 of the bench issue):
-//   recv_floor_copy       target.copy_(source): the least a graft must do
-//   recv_identity_graft   the recv path with identity_by_rank (fused: one pass)
-//   recv_identity_legacy  the former path: describe x2 + compare + copy_
-//   recv_double_naive     a doubling transform without a plan: temporary + pass
-//   recv_double_fused     the same transform with its fused plan
-//   metrics_floor_read    one plain read of both tensors (a sum of each)
-//   metrics_pass          compare(): every diff metric in one pass
+//   recv_floor_copy             target.copy_(source): the least a graft must do
+//   recv_identity_graft         the recv path with identity_by_rank, measure=off:
+//                               validate + one writing pass
+//   recv_identity_measured      the same with measure=full (the default): the
+//                               pass also takes both sides' statistics and the
+//                               diff metrics, reading the target's old values
+//   recv_identity_legacy        describe x2 + compare + copy_: what measuring
+//                               costs without the fused pass
+//   recv_double_naive           a doubling transform without a plan: a
+//                               temporary, then the writing pass (measure=off)
+//   recv_double_fused           the same transform with its fused plan
+//   recv_double_fused_measured  ... and measure=full
+//   metrics_floor_read          one plain read of both tensors (a sum of each)
+//   metrics_pass                compare(): every diff metric in one pass
 // Each name is <variant>/<dtype>/<target bytes>; the report divides a
 // variant's time by its floor's at the same dtype and size.
 
@@ -31,8 +38,8 @@ using graft_bench::doubling;
 using graft_bench::recv_setup;
 
 // Times the recv path; a graft that was skipped would time the wrong thing.
-void graft_or_throw(recv_setup& s, const graft::transform& chosen) {
-  auto [kind, fields] = s.graft(chosen);
+void graft_or_throw(recv_setup& s, const graft::transform& chosen, bool measure) {
+  auto [kind, fields] = s.graft(chosen, measure);
   if (kind != "recv_grafted") throw std::runtime_error("the bench graft was skipped: " + fields.dump());
   benchmark::DoNotOptimize(fields);
 }
@@ -59,18 +66,23 @@ void register_all() {
   for (const std::int64_t bytes : graft_bench::sizes()) {
     for (const dtype_case& d : graft_bench::dtypes()) {
       register_case("recv_floor_copy", d, bytes, 2, [](recv_setup& s) { s.target.copy_(s.source); });
-      register_case("recv_identity_graft", d, bytes, 3,
-                    [identity = graft::identity_by_rank()](recv_setup& s) { graft_or_throw(s, identity); });
+      register_case("recv_identity_graft", d, bytes, 2, [identity = graft::identity_by_rank()](recv_setup& s) {
+        graft_or_throw(s, identity, false);
+      });
+      register_case("recv_identity_measured", d, bytes, 3,
+                    [identity = graft::identity_by_rank()](recv_setup& s) { graft_or_throw(s, identity, true); });
       register_case("recv_identity_legacy", d, bytes, 3, [](recv_setup& s) {
         benchmark::DoNotOptimize(graft::describe(s.target));
         benchmark::DoNotOptimize(graft::describe(s.source));
         benchmark::DoNotOptimize(graft::compare(s.target, s.source));
         s.target.copy_(s.source);
       });
-      register_case("recv_double_naive", d, bytes, 3,
-                    [](recv_setup& s) { graft_or_throw(s, doubling(false)); });
-      register_case("recv_double_fused", d, bytes, 3,
-                    [](recv_setup& s) { graft_or_throw(s, doubling(true)); });
+      register_case("recv_double_naive", d, bytes, 2,
+                    [](recv_setup& s) { graft_or_throw(s, doubling(false), false); });
+      register_case("recv_double_fused", d, bytes, 2,
+                    [](recv_setup& s) { graft_or_throw(s, doubling(true), false); });
+      register_case("recv_double_fused_measured", d, bytes, 3,
+                    [](recv_setup& s) { graft_or_throw(s, doubling(true), true); });
       register_case("metrics_floor_read", d, bytes, 2, [](recv_setup& s) {
         benchmark::DoNotOptimize(s.source.sum());
         benchmark::DoNotOptimize(s.target.sum());

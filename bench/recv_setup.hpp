@@ -31,14 +31,15 @@ struct recv_setup {
     target = at::randn({n}, at::device(device)).to(d.type);
   }
 
-  // Runs the guarded recv path with `chosen`; returns its event.
-  std::pair<std::string, nlohmann::json> graft(const graft::transform& chosen) {
+  // Runs the guarded recv path with `chosen`, measuring or not (measure=off);
+  // returns its event.
+  std::pair<std::string, nlohmann::json> graft(const graft::transform& chosen, bool measure) {
     graft::received incoming;
     incoming.sender_ranks = {0};
     incoming.tensors = {source};
     incoming.extras = {nullptr};
     return graft::detail::graft_received(
-        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem});
+        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem, measure});
   }
 };
 

@@ -75,11 +75,13 @@ TEST(ScenarioLoader, EveryProblemIsReportedWithItsPathInOneError) {
   doc["steps"][0]["baseline"]["tensor"]["dtype"] = "float8";
   doc["steps"][1]["baseline"]["tensor"]["from"] = "nowhere";
   doc["grafter"]["role"] = "target";
+  doc["grafter"]["measure"] = "some";
   doc["unknown_key"] = true;
   const std::string text = problems_of(doc);
   EXPECT_NE(text.find("test.json: "), std::string::npos) << text;
   EXPECT_NE(text.find("world.target: expected a world size >= 1, got 0"), std::string::npos) << text;
   EXPECT_NE(text.find("grafter.role: set by the runner"), std::string::npos) << text;
+  EXPECT_NE(text.find("grafter.measure: expected \"full\" or \"off\", got \"some\""), std::string::npos) << text;
   EXPECT_NE(text.find("unknown_key: unknown key"), std::string::npos) << text;
   EXPECT_NE(text.find("steps[0].baseline.tensor.dtype: \"float8\" is not one of"), std::string::npos) << text;
 }

@@ -17,6 +17,14 @@
 
 namespace graft {
 
+// What a graft measures. full: the statistics of both tensors and the diff
+// metrics, from one pass over the data that also writes the target. off:
+// shapes and dtypes only; the graft is validate + write, as cheap as copy_.
+// Compare-only names always measure: measuring is all they do.
+enum class measure_mode { full, off };
+
+std::string to_string(measure_mode mode);
+
 struct graft_config {
   bool enable = false;
   std::optional<role> side;                  // DUMPER_GRAFTER_ROLE
@@ -33,6 +41,7 @@ struct graft_config {
   std::string group_name = "graft";
   double timeout_seconds = 300.0;
   std::optional<std::string> transform_path; // LIBRARY:SYMBOL; unset: identity-by-rank
+  measure_mode measure = measure_mode::full;  // full | off
 
   // Reads DUMPER_GRAFTER_<FIELD> from the given environment (name -> value);
   // unset or blank values keep the default.

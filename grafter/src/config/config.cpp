@@ -20,6 +20,7 @@ namespace {
 using detail::parse_bool;
 using detail::parse_int;
 using detail::parse_seconds;
+using detail::parse_measure;
 using detail::parse_role;
 
 // One field of the config: how to set it from text and from JSON.
@@ -94,6 +95,12 @@ const std::vector<field>& fields() {
          c.timeout_seconds = v.get<double>();
        }},
       optional_string_field("transform_path", &graft_config::transform_path),
+      {"measure", [](graft_config& c, const std::string& text, const std::string& where) {
+         c.measure = parse_measure(text, where);
+       },
+       [](graft_config& c, const nlohmann::json& v, const std::string& where) {
+         c.measure = parse_measure(expect_json_string(v, where), where);
+       }},
   };
   return all;
 }
@@ -124,6 +131,8 @@ bool is_blank(const std::string& s) {
 }
 
 }  // namespace
+
+std::string to_string(measure_mode mode) { return mode == measure_mode::full ? "full" : "off"; }
 
 const std::vector<std::string>& graft_config::key_names() {
   static const std::vector<std::string> names = [] {

@@ -62,4 +62,12 @@ role parse_role(const std::string& text, const std::string& where) {
   GRAFT_THROW(config_error, where + ": expected 'baseline' or 'target', got '" + text + "'");
 }
 
+measure_mode parse_measure(const std::string& text, const std::string& where) {
+  const std::string value = trimmed_lower(text);
+  if (value == "full") return measure_mode::full;
+  if (value == "off") return measure_mode::off;
+  GRAFT_THROW(config_error, where + ": expected 'full' (statistics and metrics on every graft) or 'off' "
+                                    "(layout only, no pass over the values), got '" + text + "'");
+}
+
 }  // namespace graft::detail

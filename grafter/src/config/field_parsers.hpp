@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <graft/config.hpp>
 #include <graft/role.hpp>
 
 namespace graft::detail {
@@ -12,5 +13,6 @@ bool parse_bool(const std::string& text, const std::string& where);
 int parse_int(const std::string& text, const std::string& where);
 double parse_seconds(const std::string& text, const std::string& where);
 role parse_role(const std::string& text, const std::string& where);
+measure_mode parse_measure(const std::string& text, const std::string& where);
 
 }  // namespace graft::detail

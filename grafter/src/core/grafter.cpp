@@ -196,8 +196,9 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
 
   if (!has_tensor) return;
   if (sends) {
+    const bool measures = measure_only || s.config.measure == measure_mode::full;
     nlohmann::json fields = {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
-                             {"tensor", describe(*value)}};
+                             {"tensor", measures ? describe(*value) : describe_layout(*value)}};
     if (measure_only) fields["compare_only"] = true;
     s.emit("send", std::move(fields));
     return;
@@ -205,8 +206,14 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   // Compare-only: the same guarded path runs on a scratch copy, so the metrics
   // and infos are exactly a graft's while the host's tensor is never touched.
   const at::Tensor receiving = measure_only ? value->clone() : *value;
-  detail::recv_request request{t, dir, s.layout, receiving, std::move(incoming),
-                               s.chosen_transform ? &*s.chosen_transform : nullptr, s.transform_problem};
+  detail::recv_request request{t,
+                               dir,
+                               s.layout,
+                               receiving,
+                               std::move(incoming),
+                               s.chosen_transform ? &*s.chosen_transform : nullptr,
+                               s.transform_problem,
+                               measure_only || s.config.measure == measure_mode::full};
   auto [kind, fields] = detail::graft_received(std::move(request));
   if (measure_only) kind = kind == "recv_grafted" ? "compare" : "compare_skipped";
   fields["tags"] = tags_json(t);

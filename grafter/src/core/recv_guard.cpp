@@ -108,12 +108,22 @@ std::vector<std::int64_t> row_major_strides(at::IntArrayRef shape) {
   return strides;
 }
 
-// Writes scale * source into target in one pass and fills the event's
-// before, candidate and metrics from that same pass. candidate_stride is the
-// layout the candidate tensor would have had. Cannot fail once called.
-void write_measured(const at::Tensor& source, double scale, const at::Tensor& target,
-                    const std::vector<std::int64_t>& candidate_stride, nlohmann::json& fields) {
+// Writes scale * source into target in one pass; when measuring, fills the
+// event's before, candidate and metrics from that same pass, else their
+// layouts only. candidate_stride is the layout the candidate tensor would
+// have had. Cannot fail once called.
+void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor& target,
+                       const std::vector<std::int64_t>& candidate_stride, bool measure, nlohmann::json& fields) {
   const at::Tensor dense = source.contiguous();
+  if (!measure) {
+    tensor_info candidate = describe_layout(source);
+    candidate.stride = candidate_stride;
+    fields["before"] = describe_layout(target);
+    fields["candidate"] = candidate;
+    detail::cpu_write(dense, scale, target);
+    target.unsafeGetTensorImpl()->bump_version();
+    return;
+  }
   const detail::measured_write result = detail::cpu_write_measured(dense, scale, target);
   // What copy_ does: autograd's saved tensors notice the in-place write.
   target.unsafeGetTensorImpl()->bump_version();
@@ -181,22 +191,27 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
       validate_candidate(source, target, chosen.name, fields);
       const std::vector<std::int64_t> stride =
           plan->scale == 1.0 ? source.strides().vec() : row_major_strides(source.sizes());
-      write_measured(source, plan->scale, target, stride, fields);
+      write_in_one_pass(source, plan->scale, target, stride, request.measure, fields);
       return {"recv_grafted", std::move(fields)};
     }
 
     const at::Tensor candidate = run_transform(chosen, input);
     validate_candidate(candidate, target, chosen.name, fields);
     if (writes_in_one_pass(candidate, target)) {
-      write_measured(candidate, 1.0, target, candidate.strides().vec(), fields);
+      write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, fields);
       return {"recv_grafted", std::move(fields)};
     }
 
     // Any other device, dtype or layout: convert, measure, then copy_.
-    fields["before"] = describe(target);
     const at::Tensor conformed = conform(candidate, target);
-    fields["candidate"] = describe(candidate);
-    fields["metrics"] = compare(target, conformed);
+    if (request.measure) {
+      fields["before"] = describe(target);
+      fields["candidate"] = describe(candidate);
+      fields["metrics"] = compare(target, conformed);
+    } else {
+      fields["before"] = describe_layout(target);
+      fields["candidate"] = describe_layout(candidate);
+    }
     check_writable(target);
     try {
       target.copy_(conformed);
@@ -212,7 +227,7 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
     fields["message"] = std::string(e.what()) + " (target tensor unchanged)";
   }
   // Unchanged, so describing it now describes it as it was.
-  fields["before"] = describe(target);
+  fields["before"] = request.measure ? describe(target) : describe_layout(target);
   return {"recv_skipped", std::move(fields)};
 }
 

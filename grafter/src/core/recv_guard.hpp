@@ -1,6 +1,6 @@
 #pragma once
 // The receive side of one graft, as one guarded step: transform, validate,
-// convert, measure, copy. Any failure leaves the target bit for bit unchanged
+// convert, measure (unless measure=off), copy. Any failure leaves the target bit for bit unchanged
 // and comes back as a recv_skipped event with its error kind.
 
 #include <string>
@@ -24,6 +24,9 @@ struct recv_request {
   received incoming;
   const transform* chosen;            // null when the transform failed to load
   const std::string& transform_problem;
+  // false (measure=off): the event describes layouts only and carries no
+  // metrics; the target is written exactly as with measuring.
+  bool measure = true;
 };
 
 // Returns the event: ("recv_grafted", fields) or ("recv_skipped", fields).

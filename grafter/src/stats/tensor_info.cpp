@@ -71,7 +71,7 @@ tensor_info describe_with(const at::Tensor& t, const std::vector<std::int64_t>& 
 
 }  // namespace detail
 
-tensor_info describe(const at::Tensor& t) {
+tensor_info describe_layout(const at::Tensor& t) {
   if (!t.defined()) {
     GRAFT_THROW(error, "describe: the tensor is undefined; pass a defined at::Tensor");
   }
@@ -82,6 +82,13 @@ tensor_info describe(const at::Tensor& t) {
   info.dtype = dtype_name(t);
   info.device = t.device().str();
   info.numel = t.numel();
+  info.measured = false;
+  return info;
+}
+
+tensor_info describe(const at::Tensor& t) {
+  tensor_info info = describe_layout(t);
+  info.measured = true;
   if (!has_value_stats(t)) return info;
 
   const at::Tensor values = t.detach();
@@ -99,12 +106,16 @@ void to_json(nlohmann::json& out, const tensor_info& info) {
                        {"stride", info.stride},
                        {"dtype", info.dtype},
                        {"device", info.device},
-                       {"numel", info.numel},
-                       {"min", optional_number(info.min)},
-                       {"max", optional_number(info.max)},
-                       {"mean", optional_number(info.mean)},
-                       {"nan_count", info.nan_count},
-                       {"inf_count", info.inf_count}};
+                       {"numel", info.numel}};
+  if (!info.measured) {
+    out["measured"] = false;
+    return;
+  }
+  out["min"] = optional_number(info.min);
+  out["max"] = optional_number(info.max);
+  out["mean"] = optional_number(info.mean);
+  out["nan_count"] = info.nan_count;
+  out["inf_count"] = info.inf_count;
 }
 
 }  // namespace graft

@@ -45,6 +45,25 @@ TEST(config_from_env, parses_the_compare_filter) {
   EXPECT_EQ(c.compare_filter, "name == 'mlp_output'");
 }
 
+TEST(config_measure, defaults_to_full_and_reads_every_source) {
+  EXPECT_EQ(graft_config{}.measure, measure_mode::full);
+  EXPECT_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_MEASURE", "off"}}).measure, measure_mode::off);
+  EXPECT_EQ(graft_config::from_kv_pairs({"measure=OFF"}).measure, measure_mode::off);
+  EXPECT_EQ(graft_config::from_kv_pairs({"grafter_measure=full"}).measure, measure_mode::full);
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"measure", "off"}}).measure, measure_mode::off);
+  EXPECT_EQ(to_string(measure_mode::off), "off");
+}
+
+TEST(config_measure, other_values_are_errors_naming_both_choices) {
+  const std::string env = error_of([] { graft_config::from_env_map({{"DUMPER_GRAFTER_MEASURE", "fast"}}); });
+  EXPECT_NE(env.find("DUMPER_GRAFTER_MEASURE: expected 'full'"), std::string::npos) << env;
+  EXPECT_NE(env.find("or 'off'"), std::string::npos) << env;
+  EXPECT_NE(env.find("got 'fast'"), std::string::npos) << env;
+  EXPECT_NE(error_of([] { graft_config::from_json(nlohmann::json{{"measure", false}}); })
+                .find("measure: expected a string"),
+            std::string::npos);
+}
+
 TEST(config_validate, a_compare_filter_alone_is_enough_and_must_compile) {
   graft_config c;
   c.enable = true;

@@ -19,7 +19,7 @@ using detail::json_checker;
 
 // graft_config keys a scenario may set, and those the runner sets itself.
 constexpr const char* kGrafterKeys[] = {"b2t_filter", "t2b_filter", "backend", "group_name", "timeout",
-                                        "transform_path"};
+                                        "transform_path", "measure"};
 constexpr const char* kRunnerKeys[] = {"enable", "role", "master_address", "master_port", "baseline_world_size",
                                        "target_world_size"};
 
@@ -33,9 +33,11 @@ void parse_grafter(const nlohmann::json& value, const std::string& path, json_ch
       check.add(at, "set by the runner (from the scenario's world and the run's port); remove it");
     } else if (!known) {
       check.add(at, "unknown grafter key; expected one of: b2t_filter, t2b_filter, backend, group_name, timeout, "
-                    "transform_path");
+                    "transform_path, measure");
     } else if (key == "timeout") {
       if (!v.is_number() || v.get<double>() <= 0) check.add(at, "expected a number of seconds > 0, got " + json_checker::describe(v));
+    } else if (key == "measure") {
+      if (v != "full" && v != "off") check.add(at, "expected \"full\" or \"off\", got " + json_checker::describe(v));
     } else if (!v.is_string() && !(v.is_null() && key != "backend" && key != "group_name")) {
       check.add(at, "expected a string, got " + json_checker::describe(v));
     }
