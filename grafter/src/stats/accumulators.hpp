@@ -12,8 +12,9 @@
 // count or the instruction set.
 //
 // Each step of kLanes elements takes the fast path (no NaN/Inf tests) when
-// all its values are finite, else the careful per-element path; both do the
-// same arithmetic on finite values, so the path taken never shows in a result.
+// all its values are finite, else the careful path (counts, masks); both do
+// the same arithmetic on finite values, so the path taken never shows in a
+// result.
 
 #include <algorithm>
 #include <cmath>
@@ -105,10 +106,10 @@ GRAFT_HOT lanes_f64 abs_lanes(lanes_f64 v) {
   return v;
 }
 
-// True when every lane of every argument is finite: x * 0 is NaN exactly
-// for NaN and +-Inf, and a NaN survives the sum.
-GRAFT_HOT bool all_finite(lanes_f64 a, lanes_f64 b, lanes_f64 c) {
-  const lanes_f64 probe = a * 0.0 + b * 0.0 + c * 0.0;
+// Whether no lane of a probe is NaN. A probe sums x * 0 over values: NaN
+// exactly when one of them is NaN or +-Inf (x * 0 is NaN for those, and a NaN
+// survives the sum).
+GRAFT_HOT bool probe_clean(lanes_f64 probe) {
   const lanes_i64 bad = probe != probe;
   using half_i64 = std::int64_t __attribute__((vector_size(4 * kLanes)));
   using quarter_i64 = std::int64_t __attribute__((vector_size(2 * kLanes)));
@@ -116,6 +117,18 @@ GRAFT_HOT bool all_finite(lanes_f64 a, lanes_f64 b, lanes_f64 c) {
   const quarter_i64 q = __builtin_shufflevector(h, h, 0, 1) | __builtin_shufflevector(h, h, 2, 3);
   return (q[0] | q[1]) == 0;
 }
+
+// True when every lane of every argument is finite.
+GRAFT_HOT bool all_finite(lanes_f64 a, lanes_f64 b, lanes_f64 c) {
+  return probe_clean(a * 0.0 + b * 0.0 + c * 0.0);
+}
+
+// The loops test finiteness once per block of kBlockSteps steps: the test's
+// horizontal reduction costs more than a step's arithmetic. A block with a
+// non-finite value goes step by step, each step fast or careful as before.
+inline constexpr int kBlockSteps = 4;
+inline constexpr int kBlock = kBlockSteps * kLanes;
+static_assert(kChunk % kBlock == 0, "chunks start on a block boundary");
 
 // bfloat16 bits <-> float, as c10::BFloat16 converts them (round to nearest
 // even; NaN becomes 0x7FC0).
@@ -157,15 +170,19 @@ GRAFT_HOT lanes_f64 load_lanes(const T* p) {
   }
 }
 
-// Diff accumulators of one chunk, per lane.
+GRAFT_HOT lanes_i64 is_nan(lanes_f64 v) { return v != v; }
+GRAFT_HOT lanes_i64 is_inf(lanes_f64 v) { return abs_lanes(v) == kInfinity; }
+
+// Diff accumulators of one chunk, per lane. The loops keep one of these in
+// registers: each step goes through add_finite or add_any (whole vectors);
+// add_one, which indexes a lane, only runs on a copy for a chunk's last
+// partial step.
 struct diff_lanes {
   lanes_f64 xx{}, yy{}, xy{}, dd{}, abs{};
   lanes_f64 max = splat(-kInfinity);
   lanes_i64 max_index = lanes_i64{} - 1;
-  // Touched only by the careful path.
-  std::int64_t first_nan[kLanes] = {kNoIndex, kNoIndex, kNoIndex, kNoIndex,
-                                    kNoIndex, kNoIndex, kNoIndex, kNoIndex};
-  std::int64_t x_nan[kLanes] = {}, x_inf[kLanes] = {}, y_nan[kLanes] = {}, y_inf[kLanes] = {};
+  lanes_i64 first_nan = lanes_i64{} + kNoIndex;
+  lanes_i64 x_nan{}, x_inf{}, y_nan{}, y_inf{};
 
   // kLanes finite pairs starting at index i, lane l taking element i + l.
   GRAFT_HOT void add_finite(lanes_f64 a, lanes_f64 b, std::int64_t i) {
@@ -182,7 +199,20 @@ struct diff_lanes {
     max_index = above ? index : max_index;
   }
 
-  // One pair of any values into lane l: the same arithmetic, plus the counts.
+  // kLanes pairs of any values: the same arithmetic, plus the counts and the
+  // first NaN difference (a mask lane is -1, so subtracting it counts).
+  GRAFT_HOT void add_any(lanes_f64 a, lanes_f64 b, std::int64_t i) {
+    add_finite(a, b, i);
+    const lanes_i64 index = lanes_i64{0, 1, 2, 3, 4, 5, 6, 7} + i;
+    const lanes_i64 new_nan = is_nan(a - b) & (first_nan == kNoIndex);
+    first_nan = new_nan ? index : first_nan;
+    x_nan -= is_nan(a);
+    x_inf -= is_inf(a);
+    y_nan -= is_nan(b);
+    y_inf -= is_inf(b);
+  }
+
+  // One pair of any values into lane l: add_any's arithmetic for one lane.
   GRAFT_HOT void add_one(int l, double a, double b, std::int64_t i) {
     const double d = a - b;
     const double abs_d = std::abs(d);
@@ -215,7 +245,7 @@ struct diff_lanes {
         p.max_abs = max[l];
         p.max_abs_index = max_index[l];
       }
-      nan_index = std::min(nan_index, first_nan[l]);
+      nan_index = std::min<std::int64_t>(nan_index, first_nan[l]);
       p.x_nan += x_nan[l];
       p.x_inf += x_inf[l];
       p.y_nan += y_nan[l];
@@ -229,17 +259,29 @@ struct diff_lanes {
   }
 };
 
-// Value-statistics accumulators of one chunk, per lane.
+// Value-statistics accumulators of one chunk, per lane (held like diff_lanes).
 struct stats_lanes {
   lanes_f64 min = splat(kInfinity), max = splat(-kInfinity), sum{};
-  lanes_i64 finite{};
-  std::int64_t nan[kLanes] = {}, inf[kLanes] = {};  // careful path only
+  lanes_i64 finite{}, nan{}, inf{};
 
   GRAFT_HOT void add_finite(lanes_f64 v) {
     min = v < min ? v : min;
     max = v > max ? v : max;
     sum += v;
     finite += 1;
+  }
+
+  // Any values: NaN and Inf are counted and left out of min, max and sum.
+  GRAFT_HOT void add_any(lanes_f64 v) {
+    const lanes_i64 nan_lane = is_nan(v);
+    const lanes_i64 inf_lane = is_inf(v);
+    const lanes_i64 finite_lane = ~(nan_lane | inf_lane);
+    min = finite_lane & (v < min) ? v : min;
+    max = finite_lane & (v > max) ? v : max;
+    sum = finite_lane ? sum + v : sum;
+    finite -= finite_lane;
+    nan -= nan_lane;
+    inf -= inf_lane;
   }
 
   GRAFT_HOT void add_one(int l, double v) {

@@ -13,23 +13,37 @@
 namespace graft::detail {
 namespace {
 
+// One step of kLanes pairs; known_finite skips the test.
+template <typename T>
+GRAFT_HOT void diff_step(diff_lanes& lanes, lanes_f64 a, lanes_f64 b, std::int64_t i, bool known_finite) {
+  if (!kMayBeNonFinite<T> || known_finite || all_finite(a, b, b)) {
+    lanes.add_finite(a, b, i);
+  } else {
+    lanes.add_any(a, b, i);
+  }
+}
+
 template <typename T>
 GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   diff_lanes lanes;
   std::int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) {
-    const lanes_f64 a = load_lanes(x + i);
-    const lanes_f64 b = load_lanes(y + i);
-    if (!kMayBeNonFinite<T> || all_finite(a, b, b)) {
-      lanes.add_finite(a, b, i);
-    } else {
-      for (int l = 0; l < kLanes; ++l) lanes.add_one(l, a[l], b[l], i + l);
+  for (; i + kBlock <= end; i += kBlock) {
+    lanes_f64 a[kBlockSteps], b[kBlockSteps];
+    lanes_f64 probe{};
+    for (int s = 0; s < kBlockSteps; ++s) {
+      a[s] = load_lanes(x + i + s * kLanes);
+      b[s] = load_lanes(y + i + s * kLanes);
+      probe += a[s] * 0.0 + b[s] * 0.0;
     }
+    const bool finite = probe_clean(probe);
+    for (int s = 0; s < kBlockSteps; ++s) diff_step<T>(lanes, a[s], b[s], i + s * kLanes, finite);
   }
+  for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
+  diff_lanes last = lanes;  // lane by lane on a copy: `lanes` stays in registers
   for (int l = 0; i < end; ++i, ++l) {
-    lanes.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
+    last.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
   }
-  return lanes.fold();
+  return last.fold();
 }
 
 template <typename T>

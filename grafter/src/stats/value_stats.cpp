@@ -14,20 +14,34 @@
 namespace graft::detail {
 namespace {
 
+// One step of kLanes values; known_finite skips the test.
+template <typename T>
+GRAFT_HOT void stats_step(stats_lanes& lanes, lanes_f64 v, bool known_finite) {
+  if (!kMayBeNonFinite<T> || known_finite || all_finite(v, v, v)) {
+    lanes.add_finite(v);
+  } else {
+    lanes.add_any(v);
+  }
+}
+
 template <typename T>
 GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::int64_t end) {
   stats_lanes lanes;
   std::int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) {
-    const lanes_f64 v = load_lanes(p + i);
-    if (!kMayBeNonFinite<T> || all_finite(v, v, v)) {
-      lanes.add_finite(v);
-    } else {
-      for (int l = 0; l < kLanes; ++l) lanes.add_one(l, v[l]);
+  for (; i + kBlock <= end; i += kBlock) {
+    lanes_f64 v[kBlockSteps];
+    lanes_f64 probe{};
+    for (int s = 0; s < kBlockSteps; ++s) {
+      v[s] = load_lanes(p + i + s * kLanes);
+      probe += v[s] * 0.0;
     }
+    const bool finite = probe_clean(probe);
+    for (int s = 0; s < kBlockSteps; ++s) stats_step<T>(lanes, v[s], finite);
   }
-  for (int l = 0; i < end; ++i, ++l) lanes.add_one(l, static_cast<double>(p[i]));
-  return lanes.fold();
+  for (; i + kLanes <= end; i += kLanes) stats_step<T>(lanes, load_lanes(p + i), false);
+  stats_lanes last = lanes;  // lane by lane on a copy: `lanes` stays in registers
+  for (int l = 0; i < end; ++i, ++l) last.add_one(l, static_cast<double>(p[i]));
+  return last.fold();
 }
 
 template <typename T>

@@ -104,39 +104,61 @@ GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type
   return out;
 }
 
-template <typename Src, typename Dst, bool kScaled>
-GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
-                                         std::int64_t begin, std::int64_t end) {
+// The accumulators of one measured write.
+struct write_lanes {
   diff_lanes diff;
-  stats_lanes before;
-  stats_lanes candidate;
-  std::int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) {
-    // Every read of the step comes before its write: source may be target.
-    const lanes_f64 old_lanes = load_lanes(target + i);
-    const step_values step = write_step<Src, Dst, kScaled>(source + i, target + i, scale);
-    if (all_finite(old_lanes, step.written, step.candidate)) {
+  stats_lanes before, candidate;
+
+  // One step: old values of the target, and what was written for them.
+  GRAFT_HOT void add(lanes_f64 old_lanes, const step_values& step, std::int64_t i, bool known_finite) {
+    if (known_finite || all_finite(old_lanes, step.written, step.candidate)) {
       diff.add_finite(old_lanes, step.written, i);
       before.add_finite(old_lanes);
       candidate.add_finite(step.candidate);
     } else {
-      for (int l = 0; l < kLanes; ++l) {
-        diff.add_one(l, old_lanes[l], step.written[l], i + l);
-        before.add_one(l, old_lanes[l]);
-        candidate.add_one(l, step.candidate[l]);
-      }
+      diff.add_any(old_lanes, step.written, i);
+      before.add_any(old_lanes);
+      candidate.add_any(step.candidate);
     }
   }
+};
+
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                         std::int64_t begin, std::int64_t end) {
+  write_lanes lanes;
+  std::int64_t i = begin;
+  for (; i + kBlock <= end; i += kBlock) {
+    // Step s reads its old values and its source before writing them, and
+    // writes nothing a later step reads: source may be target.
+    lanes_f64 old_lanes[kBlockSteps];
+    step_values steps[kBlockSteps];
+    lanes_f64 probe{};
+    for (int s = 0; s < kBlockSteps; ++s) {
+      const std::int64_t at = i + s * kLanes;
+      old_lanes[s] = load_lanes(target + at);
+      steps[s] = write_step<Src, Dst, kScaled>(source + at, target + at, scale);
+      probe += old_lanes[s] * 0.0 + steps[s].written * 0.0 + steps[s].candidate * 0.0;
+    }
+    const bool finite = probe_clean(probe);
+    for (int s = 0; s < kBlockSteps; ++s) lanes.add(old_lanes[s], steps[s], i + s * kLanes, finite);
+  }
+  for (; i + kLanes <= end; i += kLanes) {
+    const lanes_f64 old_lanes = load_lanes(target + i);
+    lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, target + i, scale), i, false);
+  }
+  // Lane by lane on a copy: the accumulators above stay in registers.
+  write_lanes last = lanes;
   for (int l = 0; i < end; ++i, ++l) {
     const Src value = candidate_of<Src, kScaled>(source[i], scale);
     const Dst new_value = c10::convert<Dst>(value);
     const auto old_value = static_cast<double>(target[i]);
-    diff.add_one(l, old_value, static_cast<double>(new_value), i);
-    before.add_one(l, old_value);
-    candidate.add_one(l, static_cast<double>(value));
+    last.diff.add_one(l, old_value, static_cast<double>(new_value), i);
+    last.before.add_one(l, old_value);
+    last.candidate.add_one(l, static_cast<double>(value));
     target[i] = new_value;
   }
-  return {diff.fold(), before.fold(), candidate.fold()};
+  return {last.diff.fold(), last.before.fold(), last.candidate.fold()};
 }
 
 // The same writes without measuring: what measure=off runs.
