@@ -83,7 +83,12 @@ struct step_values {
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type<Src> scale) {
   step_values out;
-  if constexpr (kVectorised<Src> && kVectorised<Dst>) {
+  if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
+    // The candidate is the source value itself: copy the bits.
+    std::memcpy(target, source, sizeof(Src) * kLanes);
+    out.candidate = load_lanes(target);
+    out.written = out.candidate;
+  } else if constexpr (kVectorised<Src> && kVectorised<Dst>) {
     lanes_f32 value = load_f32(source);
     if constexpr (kScaled) value = round_to<Src>(value * scale, nullptr);
     out.candidate = __builtin_convertvector(value, lanes_f64);
