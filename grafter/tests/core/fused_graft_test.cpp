@@ -249,6 +249,38 @@ TEST(fused_graft, fused_write_bumps_the_version_as_copy_does) {
 
 // ---- plugins: the fused opt-in across the library boundary ----
 
+// measure=off: the plan's write (one pass, or libtorch's own multiply for
+// same-dtype bfloat16/float16) gives the unfused path's bits and bumps the
+// version like copy_.
+TEST(fused_graft, unmeasured_plans_write_what_the_function_returns) {
+  const transform_pair pair = doubling();
+  const auto graft_unmeasured = [](const transform& chosen, const at::Tensor& sent, at::Tensor target) {
+    local_world w;
+    w.config.measure = measure_mode::off;
+    w.custom_transform = chosen;
+    w.run([&](role side, int, grafter& g) {
+      g.maybe_intercept(side == role::baseline ? sent : target, {{"name", "x"}});
+    });
+    EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 1u);
+    return target;
+  };
+  int seed = 60;
+  for (const at::ScalarType sent_type : {at::kFloat, at::kBFloat16, at::kHalf}) {
+    for (const at::ScalarType target_type : {sent_type, at::kFloat}) {
+      const at::Tensor sent = sample(sent_type, 3 * 1024 + 5, ++seed);
+      const at::Tensor before = sample(target_type, 3 * 1024 + 5, ++seed);
+      const at::Tensor target = before.clone();
+      const auto version = target._version();
+      const at::Tensor fused = graft_unmeasured(pair.fused, sent, target);
+      const at::Tensor unfused = graft_unmeasured(pair.unfused, sent, before.clone());
+      EXPECT_EQ(byte_checksum(fused), byte_checksum(unfused)) << sent_type << " -> " << target_type;
+      EXPECT_TRUE(at::equal(fused, (sent * 2).to(target_type))) << sent_type << " -> " << target_type;
+      EXPECT_GT(target._version(), version) << sent_type << " -> " << target_type;
+    }
+  }
+  EXPECT_EQ(*pair.fused_fn_calls, 0);
+}
+
 TEST(fused_graft_plugin, opted_in_plugin_has_a_plan_and_grafts_like_the_plain_one) {
   const transform fused = load_transform(std::string(GRAFT_TEST_FUSED_DOUBLE_PLUGIN) + ":fused_double");
   const transform plain = load_transform(std::string(GRAFT_TEST_PLUGIN_DOUBLE) + ":double_it");
