@@ -166,13 +166,15 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
   return {last.diff.fold(), last.before.fold(), last.candidate.fold()};
 }
 
-// The same writes without measuring: what measure=off runs.
+// The same writes without measuring: what measure=off runs. A plain loop
+// over elements, which the compiler vectorises at the full register width
+// of each variant (16 float32 lanes with AVX-512).
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_only_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                         std::int64_t begin, std::int64_t end) {
-  std::int64_t i = begin;
-  for (; i + kLanes <= end; i += kLanes) write_step<Src, Dst, kScaled>(source + i, target + i, scale);
-  for (; i < end; ++i) target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+  for (std::int64_t i = begin; i < end; ++i) {
+    target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+  }
   return {};
 }
 
