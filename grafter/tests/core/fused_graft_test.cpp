@@ -249,9 +249,8 @@ TEST(fused_graft, fused_write_bumps_the_version_as_copy_does) {
 
 // ---- plugins: the fused opt-in across the library boundary ----
 
-// measure=off: the plan's write (one pass, or libtorch's own multiply for
-// same-dtype bfloat16/float16) gives the unfused path's bits and bumps the
-// version like copy_.
+// measure=off: the plan's unmeasured write gives the unfused path's bits
+// and bumps the version like copy_.
 TEST(fused_graft, unmeasured_plans_write_what_the_function_returns) {
   const transform_pair pair = doubling();
   const auto graft_unmeasured = [](const transform& chosen, const at::Tensor& sent, at::Tensor target) {
