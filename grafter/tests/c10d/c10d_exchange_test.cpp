@@ -109,6 +109,40 @@ TEST(C10dExchange, ManyCallsReuseOneExchange) {
   }));
 }
 
+// Received tensors are reused from call to call (receive_buffers.hpp), but
+// never one that the caller still holds: kept tensors keep their values,
+// released ones are written again in place.
+TEST(C10dExchange, ReceivedTensorsTheCallerKeepsAreNeverReused) {
+  graft_test::c10d_world world{1, 1};
+  graft_test::rethrow_if_any(world.run([](const rank_layout& l, graft::exchange& ex) {
+    std::vector<at::Tensor> kept;
+    const void* released = nullptr;
+    for (std::uint64_t seq = 0; seq < 6; ++seq) {
+      const graft::exchange_call call = make_call(seq, direction::b2t);
+      if (sends(l, direction::b2t)) {
+        const graft::contribution mine{value_of(seq, 0), nullptr};
+        ex.run(call, &mine);
+        continue;
+      }
+      const graft::received got = ex.run(call, nullptr);
+      ASSERT_EQ(got.tensors.size(), 1u);
+      const void* storage = got.tensors[0].storage().data();
+      if (seq % 2 == 0) {
+        // The previous call's tensor was released: it comes back.
+        if (released != nullptr) EXPECT_EQ(storage, released) << "call " << seq;
+        kept.push_back(got.tensors[0]);
+      } else {
+        // The previous call's tensor is kept: this one is fresh.
+        EXPECT_NE(storage, kept.back().storage().data()) << "call " << seq;
+        released = storage;
+      }
+    }
+    for (std::size_t k = 0; k < kept.size(); ++k) {
+      EXPECT_TRUE(at::equal(kept[k], value_of(2 * k, 0))) << "kept tensor of call " << 2 * k;
+    }
+  }));
+}
+
 TEST(C10dExchange, SendersMayDifferInShapeAndDtype) {
   const std::vector<at::Tensor> sent = {
       at::arange(6, at::kFloat).reshape({2, 3}),

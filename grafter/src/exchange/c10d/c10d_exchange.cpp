@@ -40,7 +40,7 @@ class c10d_exchange final : public exchange {
     detail::check_wire_headers(headers, payload.header, layout_);
     return in_transport([&] {
       detail::call_transport mover = transport(call, "payload");
-      if (!sending) return mover.receive(call, headers);
+      if (!sending) return mover.receive(call, headers, buffers_);
       mover.send(call, payload);
       return received{};
     });
@@ -84,6 +84,7 @@ class c10d_exchange final : public exchange {
   std::chrono::milliseconds timeout_;
   detail::c10d_groups groups_;
   std::optional<std::string> broken_;
+  detail::receive_buffers buffers_;
 };
 
 }  // namespace

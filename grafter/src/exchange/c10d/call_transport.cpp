@@ -162,13 +162,15 @@ void call_transport::send(const exchange_call& call, const outgoing_payload& pay
   await_all(works);
 }
 
-received call_transport::receive(const exchange_call& call, const std::vector<wire_header>& headers) {
+received call_transport::receive(const exchange_call& call, const std::vector<wire_header>& headers,
+                                 receive_buffers& buffers) {
   const role sending = sender_role(call.direction);
   const int first = layout_.first_graft_rank(sending);
   const int count = layout_.side_world_size(sending);
   received result;
   std::vector<c10::intrusive_ptr<c10d::Work>> works;
   std::vector<at::Tensor> extras(static_cast<std::size_t>(count));
+  buffers.start_call();
   try {
     for (int i = 0; i < count; ++i) {
       const wire_header& h = headers[static_cast<std::size_t>(first + i)];
@@ -178,7 +180,7 @@ received call_transport::receive(const exchange_call& call, const std::vector<wi
         const c10::Device device = h.route == payload_route::gloo ? c10::Device(c10::kCPU)
                                    : call.recv_device.is_cuda()   ? call.recv_device
                                                                   : c10::Device(c10::kCUDA);
-        tensor = at::empty(h.shape, at::TensorOptions().dtype(h.dtype).device(device));
+        tensor = buffers.take(h.shape, h.dtype, device);
         if (tensor.numel() > 0) {
           works.push_back(recv_on(h.route, tensor, first + i, tag(call.sequence, message::tensor)));
         }

@@ -12,6 +12,7 @@
 
 #include <graft/exchange.hpp>
 
+#include "exchange/c10d/receive_buffers.hpp"
 #include "exchange/c10d/wire_header.hpp"
 #include "exchange/c10d/rendezvous.hpp"
 
@@ -39,7 +40,8 @@ class call_transport {
   std::vector<wire_header> gather_headers(const wire_header& mine);
   // The payload, after every rank has checked the headers.
   void send(const exchange_call& call, const outgoing_payload& payload);
-  received receive(const exchange_call& call, const std::vector<wire_header>& headers);
+  // The payload's tensors are taken from `buffers` (see receive_buffers.hpp).
+  received receive(const exchange_call& call, const std::vector<wire_header>& headers, receive_buffers& buffers);
 
  private:
   c10::intrusive_ptr<c10d::Work> send_on(payload_route route, const at::Tensor& tensor, int to, int tag) const;
