@@ -172,8 +172,13 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_only_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                         std::int64_t begin, std::int64_t end) {
-  for (std::int64_t i = begin; i < end; ++i) {
-    target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+  if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
+    // The values themselves: the C library's copy (memmove: source may be target).
+    std::memmove(target + begin, source + begin, sizeof(Src) * static_cast<std::size_t>(end - begin));
+  } else {
+    for (std::int64_t i = begin; i < end; ++i) {
+      target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+    }
   }
   return {};
 }
