@@ -44,7 +44,8 @@ struct graft_config {
   measure_mode measure = measure_mode::full;  // full | off
 
   // Reads DUMPER_GRAFTER_<FIELD> from the given environment (name -> value);
-  // unset or blank values keep the default.
+  // unset or blank values keep the default, and a DUMPER_GRAFTER_ variable
+  // that names no field is a config_error (a typo would go unnoticed).
   static graft_config from_env_map(const std::map<std::string, std::string>& env);
   // Reads the process environment.
   static graft_config from_env();

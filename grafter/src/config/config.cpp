@@ -150,6 +150,19 @@ std::string graft_config::env_name(std::string_view key) {
 }
 
 graft_config graft_config::from_env_map(const std::map<std::string, std::string>& env) {
+  // A DUMPER_GRAFTER_ variable the grafter does not read is a typo that
+  // would otherwise leave a setting silently at its default.
+  for (const auto& [name, value] : env) {
+    if (name.rfind("DUMPER_GRAFTER_", 0) != 0) continue;
+    bool known = false;
+    for (const auto& f : fields()) known = known || name == env_name(f.key);
+    if (!known) {
+      std::string valid;
+      for (const auto& f : fields()) valid += (valid.empty() ? "" : ", ") + env_name(f.key);
+      GRAFT_THROW(config_error, "unknown variable " + name + "; the grafter reads " + valid +
+                                    ". Fix its name or unset it");
+    }
+  }
   graft_config config;
   for (const auto& f : fields()) {
     const std::string name = env_name(f.key);

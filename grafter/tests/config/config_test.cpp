@@ -45,6 +45,16 @@ TEST(config_from_env, parses_the_compare_filter) {
   EXPECT_EQ(c.compare_filter, "name == 'mlp_output'");
 }
 
+TEST(config_from_env, unknown_grafter_variable_is_an_error_naming_it) {
+  const std::string text = error_of([] {
+    graft_config::from_env_map({{"DUMPER_GRAFTER_TIMEOUT_SECONDS", "30"}, {"DUMPER_GRAFTER_ROLE", "target"}});
+  });
+  EXPECT_NE(text.find("unknown variable DUMPER_GRAFTER_TIMEOUT_SECONDS"), std::string::npos) << text;
+  EXPECT_NE(text.find("DUMPER_GRAFTER_TIMEOUT,"), std::string::npos) << text;
+  // Other variables are none of the grafter's business.
+  EXPECT_EQ(graft_config::from_env_map({{"DUMPER_ENABLE", "1"}, {"PATH", "/bin"}}).enable, false);
+}
+
 TEST(config_measure, defaults_to_full_and_reads_every_source) {
   EXPECT_EQ(graft_config{}.measure, measure_mode::full);
   EXPECT_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_MEASURE", "off"}}).measure, measure_mode::off);

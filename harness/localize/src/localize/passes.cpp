@@ -77,7 +77,10 @@ pass_outcome run_pass(const pass_spec& spec) {
                                          "DUMPER_GRAFTER_MASTER_PORT=" + std::to_string(port),
                                          "DUMPER_GRAFTER_BASELINE_WORLD_SIZE=" + std::to_string(spec.baseline.world_size),
                                          "DUMPER_GRAFTER_TARGET_WORLD_SIZE=" + std::to_string(spec.target.world_size),
-                                         "DUMPER_GRAFTER_TIMEOUT_SECONDS=" + std::to_string(spec.timeout.count()),
+                                         "DUMPER_GRAFTER_TIMEOUT=" + std::to_string(spec.timeout.count()),
+                                         // Localizing reads every graft's metrics: a user's
+                                         // DUMPER_GRAFTER_MEASURE=off must not leak in.
+                                         "DUMPER_GRAFTER_MEASURE=full",
                                          "RANK=" + std::to_string(rank),
                                          "WORLD_SIZE=" + std::to_string(side->world_size)};
       // Every filter is set, blank when unused, so none leaks in from the
