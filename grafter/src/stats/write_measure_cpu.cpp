@@ -84,8 +84,9 @@ template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type<Src> scale) {
   step_values out;
   if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
-    // The candidate is the source value itself: copy the bits.
-    std::memcpy(target, source, sizeof(Src) * kLanes);
+    // The candidate is the source value itself: copy the bits (memmove:
+    // source may be target).
+    std::memmove(target, source, sizeof(Src) * kLanes);
     out.candidate = load_lanes(target);
     out.written = out.candidate;
   } else if constexpr (kVectorised<Src> && kVectorised<Dst>) {
@@ -94,9 +95,9 @@ GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type
     out.candidate = __builtin_convertvector(value, lanes_f64);
     out.written = __builtin_convertvector(round_to<Dst>(value, target), lanes_f64);
   } else {
-    // Aligned explicitly: without it GCC 12 reads this array with aligned
-    // vector loads from a stack slot it never aligned (a crash in the
-    // unmeasured AVX2 variant).
+    // Aligned explicitly: without it GCC 12 read this array with aligned
+    // vector loads from a stack slot it had not aligned (a crash once this
+    // step was inlined into an AVX2 loop).
     alignas(64) Dst written[kLanes];
     for (int l = 0; l < kLanes; ++l) {
       const Src value = candidate_of<Src, kScaled>(source[l], scale);
@@ -166,9 +167,10 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
   return {last.diff.fold(), last.before.fold(), last.candidate.fold()};
 }
 
-// The same writes without measuring: what measure=off runs. A plain loop
-// over elements, which the compiler vectorises at the full register width
-// of each variant (16 float32 lanes with AVX-512).
+// The same writes without measuring: what measure=off runs. A same-dtype
+// copy is a memmove; anything else a plain loop over elements, which the
+// compiler vectorises at the full register width of each variant (16
+// float32 lanes with AVX-512).
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_only_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                         std::int64_t begin, std::int64_t end) {
