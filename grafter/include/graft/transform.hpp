@@ -26,7 +26,10 @@ namespace graft {
 
 struct graft_transform_input {
   const graft::tags& tags;
-  std::vector<at::Tensor> received_list;            // one per sender, sender-rank order, on the target's device
+  // One per sender, sender-rank order, on the target's device. Their memory
+  // serves the next call unless a tensor (or a view) of it is still held:
+  // keep the at::Tensor, never a bare data pointer.
+  std::vector<at::Tensor> received_list;
   std::vector<nlohmann::json> received_extras_list;  // one per sender; null when omitted
   const at::Tensor& target;                          // read-only by contract
   graft::direction direction;
