@@ -3,40 +3,21 @@
 // bytes on a separate ProcessGroupGloo. Each benchmark runs two threads with
 // the same iteration count: thread 0 is the sender, thread 1 the receiver.
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <array>
 #include <memory>
-#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include <ATen/ATen.h>
 #include <benchmark/benchmark.h>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <graft/c10d_exchange.hpp>
 #include <graft/config.hpp>
 
-namespace {
+#include "loopback_gloo.hpp"
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    throw std::runtime_error("free_port: no loopback port");
-  }
-  close(fd);
-  return ntohs(address.sin_port);
-}
+namespace {
 
 // Both ranks of each world, created once: creation needs both at the same time.
 struct worlds {
@@ -48,25 +29,17 @@ struct worlds {
     graft::graft_config config;
     config.enable = true;
     config.master_address = "127.0.0.1";
-    config.master_port = free_port();
+    config.master_port = graft_bench::free_port();
     config.baseline_world_size = 1;
     config.target_world_size = 1;
     config.timeout_seconds = 60;
-    const int raw_port = free_port();
+    const int raw_port = graft_bench::free_port();
     auto join = [&](int rank) {
       graft::rank_layout layout;
       layout.side = rank == 0 ? graft::role::baseline : graft::role::target;
       exchanges[static_cast<std::size_t>(rank)] = graft::c10d_exchange_factory()(config, layout);
 
-      c10d::TCPStoreOptions options;
-      options.port = static_cast<std::uint16_t>(raw_port);
-      options.isServer = rank == 0;
-      options.waitWorkers = false;
-      auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", options);
-      auto pg_options = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
-      pg_options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-      raw[static_cast<std::size_t>(rank)] = c10::make_intrusive<c10d::ProcessGroupGloo>(
-          c10::make_intrusive<c10d::PrefixStore>("raw", store), rank, 2, pg_options);
+      raw[static_cast<std::size_t>(rank)] = graft_bench::raw_gloo_group(raw_port, rank, 2);
     };
     std::thread target(join, 1);
     join(0);

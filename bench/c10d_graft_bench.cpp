@@ -13,10 +13,6 @@
 // received tensor (the transform keeps what it is handed), which the raw
 // floor, receiving into fixed buffers, does not.
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -28,29 +24,16 @@
 
 #include <ATen/ATen.h>
 #include <benchmark/benchmark.h>
-#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
-#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <graft/config.hpp>
 #include <graft/event_sink.hpp>
 #include <graft/grafter.hpp>
 
-namespace {
+#include "bench_main.hpp"
+#include "loopback_gloo.hpp"
 
-int free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof(address);
-  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) != 0 ||
-      getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) {
-    throw std::runtime_error("free_port: no loopback port");
-  }
-  close(fd);
-  return ntohs(address.sin_port);
-}
+namespace {
 
 // Takes every event (so each one is built, as for any sink) and counts the
 // grafts, so that a run whose grafts were skipped reports an error instead of
@@ -85,13 +68,13 @@ struct graft_world {
     graft::graft_config config;
     config.enable = true;
     config.master_address = "127.0.0.1";
-    config.master_port = free_port();
+    config.master_port = graft_bench::free_port();
     config.baseline_world_size = per_side;
     config.target_world_size = per_side;
     config.b2t_filter = "name == 'x'";
     config.timeout_seconds = 60;
     config.measure = mode;
-    const int raw_port = free_port();
+    const int raw_port = graft_bench::free_port();
     grafters.resize(static_cast<std::size_t>(ranks));
     sinks.resize(static_cast<std::size_t>(ranks));
     raw.resize(static_cast<std::size_t>(ranks));
@@ -108,15 +91,7 @@ struct graft_world {
           mine, graft::side_rank{baseline ? thread : thread - per_side, per_side}, options);
       grafters[slot]->maybe_intercept(at::zeros({1}), call_tags());
 
-      c10d::TCPStoreOptions store_options;
-      store_options.port = static_cast<std::uint16_t>(raw_port);
-      store_options.isServer = thread == 0;
-      store_options.waitWorkers = false;
-      auto store = c10::make_intrusive<c10d::TCPStore>("127.0.0.1", store_options);
-      auto pg_options = c10d::ProcessGroupGloo::Options::create(std::chrono::seconds(60));
-      pg_options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-      raw[slot] = c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("raw", store),
-                                                              thread, ranks, pg_options);
+      raw[slot] = graft_bench::raw_gloo_group(raw_port, thread, ranks);
     };
     std::vector<std::thread> threads;
     for (int t = 1; t < ranks; ++t) threads.emplace_back(join, t);
@@ -212,11 +187,4 @@ void register_all() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return graft_bench::run_benchmarks(argc, argv, register_all); }

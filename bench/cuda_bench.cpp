@@ -20,6 +20,7 @@
 #include <ATen/Context.h>
 #include <benchmark/benchmark.h>
 
+#include "bench_main.hpp"
 #include "bench_sizes.hpp"
 
 #if GRAFT_BENCH_CUDA_KERNELS
@@ -231,11 +232,4 @@ void register_all() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return graft_bench::run_benchmarks(argc, argv, register_all); }

@@ -27,6 +27,7 @@
 #include <graft/tensor_info.hpp>
 #include <graft/transform.hpp>
 
+#include "bench_main.hpp"
 #include "bench_sizes.hpp"
 #include "recv_setup.hpp"
 
@@ -95,11 +96,4 @@ void register_all() {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  register_all();
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
+int main(int argc, char** argv) { return graft_bench::run_benchmarks(argc, argv, register_all); }

@@ -1,0 +1,19 @@
+#pragma once
+// The main() of a benchmark whose cases are registered at run time.
+
+#include <benchmark/benchmark.h>
+
+namespace graft_bench {
+
+// Registers the cases, then runs Google Benchmark with the command line.
+template <typename Register>
+int run_benchmarks(int argc, char** argv, Register register_cases) {
+  register_cases();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+}  // namespace graft_bench
