@@ -195,8 +195,9 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   }
 
   if (!has_tensor) return;
+  // Compare-only names always measure: measuring is all they do.
+  const bool measures = measure_only || s.config.measure == measure_mode::full;
   if (sends) {
-    const bool measures = measure_only || s.config.measure == measure_mode::full;
     nlohmann::json fields = {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
                              {"tensor", measures ? describe(*value) : describe_layout(*value)}};
     if (measure_only) fields["compare_only"] = true;
@@ -213,7 +214,7 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
                                std::move(incoming),
                                s.chosen_transform ? &*s.chosen_transform : nullptr,
                                s.transform_problem,
-                               measure_only || s.config.measure == measure_mode::full};
+                               measures};
   auto [kind, fields] = detail::graft_received(std::move(request));
   if (measure_only) kind = kind == "recv_grafted" ? "compare" : "compare_skipped";
   fields["tags"] = tags_json(t);

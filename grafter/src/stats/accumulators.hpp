@@ -147,6 +147,24 @@ GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
   return __builtin_convertvector((nan & 0x7FC0u) | (~nan & rounded), lanes_u16);
 }
 
+// float32 and bfloat16 load as whole vectors of float (their opmath type).
+template <typename T>
+inline constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
+
+// The kLanes values at p, as float; T is float or bfloat16 (kVectorised).
+template <typename T>
+GRAFT_HOT lanes_f32 load_f32(const T* p) {
+  if constexpr (std::is_same_v<T, float>) {
+    lanes_f32 f;
+    std::memcpy(&f, p, sizeof f);
+    return f;
+  } else {
+    lanes_u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    return bf16_to_f32(bits);
+  }
+}
+
 // The kLanes values at p, as float64: whole vectors for the common dtypes,
 // element by element for the rest.
 template <typename T>
@@ -155,14 +173,8 @@ GRAFT_HOT lanes_f64 load_lanes(const T* p) {
     lanes_f64 v;
     std::memcpy(&v, p, sizeof v);
     return v;
-  } else if constexpr (std::is_same_v<T, float>) {
-    lanes_f32 f;
-    std::memcpy(&f, p, sizeof f);
-    return __builtin_convertvector(f, lanes_f64);
-  } else if constexpr (std::is_same_v<T, c10::BFloat16>) {
-    lanes_u16 bits;
-    std::memcpy(&bits, p, sizeof bits);
-    return __builtin_convertvector(bf16_to_f32(bits), lanes_f64);
+  } else if constexpr (kVectorised<T>) {
+    return __builtin_convertvector(load_f32(p), lanes_f64);
   } else {
     lanes_f64 v;
     for (int l = 0; l < kLanes; ++l) v[l] = static_cast<double>(p[l]);

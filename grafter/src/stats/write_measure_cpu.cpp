@@ -42,23 +42,6 @@ GRAFT_HOT Src candidate_of(Src value, at::opmath_type<Src> scale) {
   }
 }
 
-// float32 and bfloat16 go through whole vectors of float (their opmath type).
-template <typename T>
-inline constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
-
-template <typename T>
-GRAFT_HOT lanes_f32 load_f32(const T* p) {
-  if constexpr (std::is_same_v<T, float>) {
-    lanes_f32 f;
-    std::memcpy(&f, p, sizeof f);
-    return f;
-  } else {
-    lanes_u16 bits;
-    std::memcpy(&bits, p, sizeof bits);
-    return bf16_to_f32(bits);
-  }
-}
-
 // Rounds float lanes to T's values (exact for float) and stores them when
 // `to` is given.
 template <typename T>
