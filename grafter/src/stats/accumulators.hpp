@@ -129,6 +129,7 @@ GRAFT_HOT bool all_finite(lanes_f64 a, lanes_f64 b, lanes_f64 c) {
 inline constexpr int kBlockSteps = 4;
 inline constexpr int kBlock = kBlockSteps * kLanes;
 static_assert(kChunk % kBlock == 0, "chunks start on a block boundary");
+static_assert(kBlockSteps % 2 == 0, "blocks load their steps in pairs (load_step_pair)");
 
 // bfloat16 bits <-> float, as c10::BFloat16 converts them (round to nearest
 // even; NaN becomes 0x7FC0).
@@ -179,6 +180,42 @@ GRAFT_HOT lanes_f64 load_lanes(const T* p) {
     lanes_f64 v;
     for (int l = 0; l < kLanes; ++l) v[l] = static_cast<double>(p[l]);
     return v;
+  }
+}
+
+// Two steps' values (2 * kLanes from p) as float64, the first step's and
+// the second's. The loops load steps in pairs because GCC 12 widens 8 floats
+// to 8 doubles in 4-wide halves joined by shuffles, but 16 floats to 16
+// doubles as two whole 8-wide conversions.
+struct step_pair {
+  lanes_f64 first, second;
+};
+
+template <typename T>
+GRAFT_HOT step_pair load_step_pair(const T* p) {
+  if constexpr (kVectorised<T>) {
+    using pair_f32 = float __attribute__((vector_size(8 * kLanes)));
+    using pair_f64 = double __attribute__((vector_size(16 * kLanes)));
+    pair_f32 f;
+    if constexpr (std::is_same_v<T, float>) {
+      std::memcpy(&f, p, sizeof f);
+    } else {
+      // Each bfloat16 becomes the high half of a float: interleaving the
+      // bits with zeros is one shuffle (a widening conversion and a shift
+      // take four instructions in GCC 12's lowering).
+      using pair_u16 = std::uint16_t __attribute__((vector_size(4 * kLanes)));
+      using wide_u16 = std::uint16_t __attribute__((vector_size(8 * kLanes)));
+      pair_u16 bits;
+      std::memcpy(&bits, p, sizeof bits);
+      const wide_u16 wide = __builtin_shufflevector(bits, pair_u16{}, 16, 0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6,
+                                                    16, 7, 16, 8, 16, 9, 16, 10, 16, 11, 16, 12, 16, 13, 16, 14, 16, 15);
+      std::memcpy(&f, &wide, sizeof f);
+    }
+    const pair_f64 d = __builtin_convertvector(f, pair_f64);
+    return {__builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7),
+            __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15)};
+  } else {
+    return {load_lanes(p), load_lanes(p + kLanes)};
   }
 }
 

@@ -23,8 +23,20 @@ GRAFT_HOT void diff_step(diff_lanes& lanes, lanes_f64 a, lanes_f64 b, std::int64
   }
 }
 
+// The pairs in [i, end), fewer than kBlock, added to lanes; the folded total.
 template <typename T>
-GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+GRAFT_HOT diff_partial diff_tail(diff_lanes lanes, const T* x, const T* y, std::int64_t i, std::int64_t end) {
+  for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
+  for (int l = 0; i < end; ++i, ++l) {
+    lanes.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
+  }
+  return lanes.fold();
+}
+
+// Any pairs, step by step: each block of kBlock pairs is tested for
+// finiteness once and then added fast or carefully (diff_step).
+template <typename T>
+GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   diff_lanes lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
@@ -38,12 +50,58 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) diff_step<T>(lanes, a[s], b[s], i + s * kLanes, finite);
   }
-  for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
-  diff_lanes last = lanes;  // lane by lane on a copy: `lanes` stays in registers
-  for (int l = 0; i < end; ++i, ++l) {
-    last.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
+  return diff_tail(lanes, x, y, i, end);
+}
+
+// add_finite's sums for one step, with the step's largest difference per
+// lane kept in block_max instead of the running maximum.
+GRAFT_HOT void add_unchecked(diff_lanes& lanes, lanes_f64& block_max, lanes_f64 a, lanes_f64 b) {
+  const lanes_f64 d = a - b;
+  const lanes_f64 abs_d = abs_lanes(d);
+  lanes.xx += a * a;
+  lanes.yy += b * b;
+  lanes.xy += a * b;
+  lanes.dd += d * d;
+  lanes.abs += abs_d;
+  block_max = abs_d > block_max ? abs_d : block_max;
+}
+
+// A range's whole blocks on the assumption that every value is finite: no
+// NaN/Inf tests at all, and the maximum is tracked per block rather than per
+// step (the block of each lane's first maximum; the step within it is found
+// once at the end). One test of the sums afterwards checks the assumption:
+// a NaN or Inf anywhere, or a float64 square beyond range, leaves a sum
+// non-finite, and the range goes the careful way from its start instead.
+// Either way the sums and the maximum are those diff_careful gives.
+template <typename T>
+GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+  if (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
+  diff_lanes lanes;
+  lanes_i64 max_block = lanes_i64{} - 1;
+  std::int64_t i = begin;
+  for (; i + kBlock <= end; i += kBlock) {
+    lanes_f64 block_max = splat(-kInfinity);
+    for (int s = 0; s < kBlockSteps; s += 2) {
+      const step_pair a = load_step_pair(x + i + s * kLanes);
+      const step_pair b = load_step_pair(y + i + s * kLanes);
+      add_unchecked(lanes, block_max, a.first, b.first);
+      add_unchecked(lanes, block_max, a.second, b.second);
+    }
+    const lanes_i64 above = block_max > lanes.max;
+    lanes.max = above ? block_max : lanes.max;
+    max_block = above ? lanes_i64{} + i : max_block;
   }
-  return last.fold();
+  if (!all_finite(lanes.xx + lanes.yy, lanes.dd, lanes.abs)) return diff_careful(x, y, begin, end);
+  for (int l = 0; l < kLanes; ++l) {
+    if (max_block[l] < 0) continue;
+    for (std::int64_t k = max_block[l] + l;; k += kLanes) {
+      if (std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])) == lanes.max[l]) {
+        lanes.max_index[l] = k;
+        break;
+      }
+    }
+  }
+  return diff_tail(lanes, x, y, i, end);
 }
 
 template <typename T>

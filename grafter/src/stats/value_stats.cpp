@@ -31,9 +31,11 @@ GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::in
   for (; i + kBlock <= end; i += kBlock) {
     lanes_f64 v[kBlockSteps];
     lanes_f64 probe{};
-    for (int s = 0; s < kBlockSteps; ++s) {
-      v[s] = load_lanes(p + i + s * kLanes);
-      probe += v[s] * 0.0;
+    for (int s = 0; s < kBlockSteps; s += 2) {
+      const step_pair pair = load_step_pair(p + i + s * kLanes);
+      v[s] = pair.first;
+      v[s + 1] = pair.second;
+      probe += v[s] * 0.0 + v[s + 1] * 0.0;
     }
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) stats_step<T>(lanes, v[s], finite);

@@ -123,11 +123,15 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
     lanes_f64 old_lanes[kBlockSteps];
     step_values steps[kBlockSteps];
     lanes_f64 probe{};
-    for (int s = 0; s < kBlockSteps; ++s) {
-      const std::int64_t at = i + s * kLanes;
-      old_lanes[s] = load_lanes(target + at);
-      steps[s] = write_step<Src, Dst, kScaled>(source + at, target + at, scale);
-      probe += old_lanes[s] * 0.0 + steps[s].written * 0.0 + steps[s].candidate * 0.0;
+    for (int s = 0; s < kBlockSteps; s += 2) {
+      const step_pair old_pair = load_step_pair(target + i + s * kLanes);
+      old_lanes[s] = old_pair.first;
+      old_lanes[s + 1] = old_pair.second;
+      for (int t = s; t < s + 2; ++t) {
+        const std::int64_t at = i + t * kLanes;
+        steps[t] = write_step<Src, Dst, kScaled>(source + at, target + at, scale);
+        probe += old_lanes[t] * 0.0 + steps[t].written * 0.0 + steps[t].candidate * 0.0;
+      }
     }
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) lanes.add(old_lanes[s], steps[s], i + s * kLanes, finite);

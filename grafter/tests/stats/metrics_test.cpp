@@ -155,6 +155,46 @@ TEST(compare, max_abs_index_is_the_first_maximum) {
   EXPECT_EQ(m.sum_dd, 32.0);
 }
 
+// Long runs take a fast path that tracks the maximum per block of steps and
+// finds its element afterwards: with many ties, in every lane, the index is
+// still the first one, for every dtype with a vectorised load.
+TEST(compare, max_abs_index_is_the_first_maximum_among_many_ties) {
+  at::manual_seed(12);
+  const std::int64_t n = 3 * 32768 + 77;
+  for (const at::ScalarType type : {at::kFloat, at::kBFloat16, at::kDouble, at::kHalf}) {
+    SCOPED_TRACE(c10::toString(type));
+    at::Tensor x = at::randint(0, 3, {n}).to(type);  // |x - 0| in {0, 1, 2}
+    for (const std::int64_t first : {std::int64_t{40'000}, std::int64_t{5}, n - 3}) {
+      at::Tensor with_peak = x.clone();
+      with_peak.slice(0, first).masked_fill_(with_peak.slice(0, first) == 2, 3);  // 3 from `first` on
+      with_peak[first] = -3;
+      const graft::diff_metrics m = graft::compare(with_peak, at::zeros({n}, type));
+      EXPECT_EQ(m.max_abs, 3.0);
+      EXPECT_EQ(m.max_abs_index, first);
+      EXPECT_EQ(m.sum_abs, with_peak.abs().to(at::kDouble).sum().item<double>());
+    }
+  }
+}
+
+// A NaN anywhere in a long run sends it the careful way: counted, and the
+// first NaN difference is the maximum.
+TEST(compare, non_finite_values_deep_in_long_runs) {
+  at::manual_seed(13);
+  at::Tensor x = at::randn({100'000});
+  const at::Tensor y = at::randn({100'000});
+  x[70'001] = std::numeric_limits<float>::quiet_NaN();
+  x[70'500] = std::numeric_limits<float>::quiet_NaN();
+  x[90'000] = -std::numeric_limits<float>::infinity();
+  const graft::diff_metrics m = graft::compare(x, y);
+  EXPECT_EQ(m.x_nan, 2);
+  EXPECT_EQ(m.x_inf, 1);
+  EXPECT_TRUE(std::isnan(m.max_abs));
+  EXPECT_EQ(m.max_abs_index, 70'001);
+  EXPECT_TRUE(std::isnan(m.sum_xx));
+  const double expected_yy = y.to(at::kDouble).pow(2).sum().item<double>();
+  EXPECT_NEAR(m.sum_yy, expected_yy, 1e-12 * expected_yy);
+}
+
 TEST(compare, non_contiguous_inputs_use_logical_order) {
   // y is a transposed view: logically [[0,5],[1,4],[2,3]], stored [[0,1,2],[5,4,3]].
   const at::Tensor y = f32({0, 1, 2, 5, 4, 3}).reshape({2, 3}).t();
