@@ -1,0 +1,109 @@
+#include "stats/bf16_rounding.hpp"
+
+#include "stats/simd.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+// GCC 12's AVX-512 intrinsics start some results from _mm512_undefined_*(),
+// which -Wmaybe-uninitialized reports inside its own headers.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
+namespace graft::detail {
+namespace {
+
+template <typename Src>
+void scale_scalar(const Src* source, c10::BFloat16* target, float scale, std::int64_t i, std::int64_t end) {
+  for (; i < end; ++i) target[i] = c10::BFloat16(static_cast<float>(source[i]) * scale);
+}
+
+}  // namespace
+
+#if defined(__x86_64__)
+
+#define GRAFT_TARGET_AVX512_BF16 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx512bf16")))
+
+namespace {
+
+// The 16 values at p as float.
+GRAFT_TARGET_AVX512_BF16 inline __m512 load16(const float* p) { return _mm512_loadu_ps(p); }
+
+GRAFT_TARGET_AVX512_BF16 inline __m512 load16(const c10::BFloat16* p) {
+  const __m256i bits = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
+}
+
+// c10's rounding in integer arithmetic: NaN becomes 0x7FC0, anything else
+// rounds its bits to nearest even.
+GRAFT_TARGET_AVX512_BF16 inline __m256i c10_rounding(__m512 f) {
+  const __m512i u = _mm512_castps_si512(f);
+  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+  const __m512i bias = _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF));
+  const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
+  const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, _mm512_set1_epi32(0x7FC0)));
+}
+
+constexpr int kQuietNan = 0x01, kDenormal = 0x20, kSignalingNan = 0x80;
+
+GRAFT_TARGET_AVX512_BF16 inline __mmask16 needs_c10_rounding(__m512 f) {
+  return _mm512_fpclass_ps_mask(f, kQuietNan | kDenormal | kSignalingNan);
+}
+
+// 32 rounded values, low then high: one instruction, or c10's arithmetic when
+// a lane is NaN or denormal.
+GRAFT_TARGET_AVX512_BF16 inline __m512i to_bf16(__m512 low, __m512 high) {
+  if ((needs_c10_rounding(low) | needs_c10_rounding(high)) != 0) {
+    return _mm512_inserti64x4(_mm512_castsi256_si512(c10_rounding(low)), c10_rounding(high), 1);
+  }
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low));
+}
+
+template <typename Src>
+GRAFT_TARGET_AVX512_BF16 void scale_range(const Src* source, c10::BFloat16* target, float scale,
+                                          std::int64_t begin, std::int64_t end) {
+  const __m512 factor = _mm512_set1_ps(scale);
+  std::int64_t i = begin;
+  for (; i + 32 <= end; i += 32) {
+    const __m512 low = _mm512_mul_ps(load16(source + i), factor);
+    const __m512 high = _mm512_mul_ps(load16(source + i + 16), factor);
+    _mm512_storeu_si512(target + i, to_bf16(low, high));
+  }
+  scale_scalar(source, target, scale, i, end);
+}
+
+}  // namespace
+
+bool has_bf16_rounding() {
+  static const bool supported = __builtin_cpu_supports("avx512bf16");
+  return supported && active_simd() == simd::avx512;
+}
+
+void scale_to_bf16(const float* source, c10::BFloat16* target, float scale, std::int64_t begin,
+                   std::int64_t end) {
+  scale_range(source, target, scale, begin, end);
+}
+
+void scale_to_bf16(const c10::BFloat16* source, c10::BFloat16* target, float scale, std::int64_t begin,
+                   std::int64_t end) {
+  scale_range(source, target, scale, begin, end);
+}
+
+#else
+
+bool has_bf16_rounding() { return false; }
+
+void scale_to_bf16(const float* source, c10::BFloat16* target, float scale, std::int64_t begin,
+                   std::int64_t end) {
+  scale_scalar(source, target, scale, begin, end);
+}
+
+void scale_to_bf16(const c10::BFloat16* source, c10::BFloat16* target, float scale, std::int64_t begin,
+                   std::int64_t end) {
+  scale_scalar(source, target, scale, begin, end);
+}
+
+#endif
+
+}  // namespace graft::detail

@@ -1,0 +1,119 @@
+// Writes into a bfloat16 target give c10::BFloat16's bits for the values where
+// AVX512_BF16's rounding instruction and c10 disagree (denormals, NaNs of any
+// sign and payload) and for the ones where rounding is delicate (ties,
+// overflow to Inf), at every instruction-set level. On a CPU without
+// AVX512_BF16 the instruction path cannot run and the test prints so; the
+// values are checked all the same.
+
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <vector>
+
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
+#include "stats/bf16_rounding.hpp"
+#include "stats/simd.hpp"
+#include "stats/write_measure.hpp"
+
+namespace {
+
+using graft::detail::simd;
+
+float from_bits(std::uint32_t bits) {
+  float f = 0;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+// Values whose bfloat16 rounding is special, spread over ordinary ones so
+// that some 32-value vectors hold one and others hold none.
+at::Tensor delicate_float32() {
+  const std::vector<float> special{
+      from_bits(0x00000001),  // smallest denormal
+      from_bits(0x807FFFFF),  // largest negative denormal
+      from_bits(0x00408000),  // denormal at a rounding tie
+      from_bits(0x7FC00001),  // quiet NaN with a payload
+      from_bits(0xFFC12345),  // negative quiet NaN
+      from_bits(0x7F800001),  // signaling NaN
+      from_bits(0x3F808000),  // tie, rounds down to even
+      from_bits(0x3F818000),  // tie, rounds up to even
+      std::numeric_limits<float>::max(),  // rounds to Inf
+      std::numeric_limits<float>::infinity(),
+      -std::numeric_limits<float>::infinity(),
+      -0.0f,
+      std::numeric_limits<float>::min(),  // smallest normal
+  };
+  at::manual_seed(7);
+  at::Tensor t = at::randn({4000});
+  float* p = t.data_ptr<float>();
+  for (std::size_t k = 0; k < special.size(); ++k) {
+    p[97 * k + 5] = special[k];
+    p[2000 + 64 * k] = special[k];
+  }
+  return t;
+}
+
+// The target's bits after the write, at the given level.
+at::Tensor written(const at::Tensor& source, double scale, simd level) {
+  const simd previous = graft::detail::limit_simd(level);
+  at::Tensor target = at::zeros(source.sizes(), at::kBFloat16);
+  graft::detail::cpu_write(source, scale, target);
+  graft::detail::limit_simd(previous);
+  return target.view(at::kShort);
+}
+
+// c10::BFloat16's conversion, value by value: the bits the writes promise.
+// (libtorch's own vectorised .to(kBFloat16) writes 0xFFFF for a NaN where its
+// scalar path writes c10's 0x7FC0; every other value agrees.)
+at::Tensor c10_bits(const at::Tensor& source, double scale) {
+  const at::Tensor values = source.to(at::kFloat).contiguous();
+  at::Tensor out = at::empty(source.sizes(), at::kBFloat16);
+  const float* in = values.data_ptr<float>();
+  auto* to = out.data_ptr<c10::BFloat16>();
+  for (std::int64_t i = 0; i < values.numel(); ++i) to[i] = c10::BFloat16(in[i] * static_cast<float>(scale));
+  return out.view(at::kShort);
+}
+
+void expect_c10_bits(const at::Tensor& source, double scale) {
+  const at::Tensor expected = c10_bits(source, scale);
+  const at::Tensor libtorch = (scale == 1.0 ? source : source * scale).to(at::kBFloat16);
+  const at::Tensor not_nan = libtorch == libtorch;
+  ASSERT_TRUE(at::equal(expected.masked_select(not_nan), libtorch.view(at::kShort).masked_select(not_nan)));
+  for (const simd level : {simd::baseline, simd::avx2, simd::avx512}) {
+    SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + ", scale " + std::to_string(scale) +
+                 ", source " + c10::toString(source.scalar_type()));
+    const at::Tensor got = written(source, scale, level);
+    const at::Tensor wrong = at::nonzero(got != expected);
+    EXPECT_EQ(wrong.numel(), 0) << "first differing index: "
+                                << (wrong.numel() > 0 ? wrong[0].item<std::int64_t>() : -1);
+  }
+}
+
+TEST(bf16_rounding, float32_to_bfloat16_gives_c10_bits) {
+  if (!__builtin_cpu_supports("avx512bf16")) {
+    std::cout << "NOTE: this CPU has no AVX512_BF16: only the integer rounding ran\n";
+  }
+  expect_c10_bits(delicate_float32(), 1.0);
+  expect_c10_bits(delicate_float32(), 2.0);
+  expect_c10_bits(delicate_float32(), 0.5);
+}
+
+TEST(bf16_rounding, scaled_bfloat16_gives_c10_bits) {
+  const at::Tensor source = delicate_float32().to(at::kBFloat16);
+  expect_c10_bits(source, 2.0);
+  expect_c10_bits(source, 0.5);
+}
+
+TEST(bf16_rounding, the_instruction_runs_only_at_the_avx512_level) {
+  const simd previous = graft::detail::limit_simd(simd::avx2);
+  EXPECT_FALSE(graft::detail::has_bf16_rounding());
+  graft::detail::limit_simd(simd::avx512);
+  EXPECT_EQ(graft::detail::has_bf16_rounding(),
+            __builtin_cpu_supports("avx512bf16") && graft::detail::active_simd() == simd::avx512);
+  graft::detail::limit_simd(previous);
+}
+
+}  // namespace
