@@ -80,30 +80,29 @@ bool has_bf16_rounding() {
   return supported && active_simd() == simd::avx512;
 }
 
-void scale_to_bf16(const float* source, c10::BFloat16* target, float scale, std::int64_t begin,
-                   std::int64_t end) {
-  scale_range(source, target, scale, begin, end);
-}
-
-void scale_to_bf16(const c10::BFloat16* source, c10::BFloat16* target, float scale, std::int64_t begin,
-                   std::int64_t end) {
-  scale_range(source, target, scale, begin, end);
-}
-
 #else
+
+namespace {
+
+template <typename Src>
+void scale_range(const Src* source, c10::BFloat16* target, float scale, std::int64_t begin, std::int64_t end) {
+  scale_scalar(source, target, scale, begin, end);
+}
+
+}  // namespace
 
 bool has_bf16_rounding() { return false; }
 
+#endif
+
 void scale_to_bf16(const float* source, c10::BFloat16* target, float scale, std::int64_t begin,
                    std::int64_t end) {
-  scale_scalar(source, target, scale, begin, end);
+  scale_range(source, target, scale, begin, end);
 }
 
 void scale_to_bf16(const c10::BFloat16* source, c10::BFloat16* target, float scale, std::int64_t begin,
                    std::int64_t end) {
-  scale_scalar(source, target, scale, begin, end);
+  scale_range(source, target, scale, begin, end);
 }
-
-#endif
 
 }  // namespace graft::detail
