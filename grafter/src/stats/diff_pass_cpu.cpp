@@ -75,7 +75,7 @@ GRAFT_HOT void add_unchecked(diff_lanes& lanes, lanes_f64& block_max, lanes_f64 
 // Either way the sums and the maximum are those diff_careful gives.
 template <typename T>
 GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
-  if (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
+  if constexpr (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
   diff_lanes lanes;
   lanes_i64 max_block = lanes_i64{} - 1;
   std::int64_t i = begin;
@@ -94,11 +94,9 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
   if (!all_finite(lanes.xx + lanes.yy, lanes.dd, lanes.abs)) return diff_careful(x, y, begin, end);
   for (int l = 0; l < kLanes; ++l) {
     if (max_block[l] < 0) continue;
-    for (std::int64_t k = max_block[l] + l;; k += kLanes) {
-      if (std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])) == lanes.max[l]) {
-        lanes.max_index[l] = k;
-        break;
-      }
+    for (int s = kBlockSteps - 1; s >= 0; --s) {  // the last match written is the first step's
+      const std::int64_t k = max_block[l] + s * kLanes + l;
+      if (std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])) == lanes.max[l]) lanes.max_index[l] = k;
     }
   }
   return diff_tail(lanes, x, y, i, end);
