@@ -183,37 +183,50 @@ GRAFT_HOT lanes_f64 load_lanes(const T* p) {
   }
 }
 
-// Two steps' values (2 * kLanes from p) as float64, the first step's and
-// the second's. The loops load steps in pairs because GCC 12 widens 8 floats
-// to 8 doubles in 4-wide halves joined by shuffles, but 16 floats to 16
-// doubles as two whole 8-wide conversions.
+// Two steps' values at a time. The loops load steps in pairs because GCC 12
+// widens 8 floats to 8 doubles in 4-wide halves joined by shuffles, but 16
+// floats to 16 doubles as two whole 8-wide conversions.
+using pair_f32 = float __attribute__((vector_size(8 * kLanes)));
+using pair_u32 = std::uint32_t __attribute__((vector_size(8 * kLanes)));
+
 struct step_pair {
   lanes_f64 first, second;
 };
 
+// The 2 * kLanes values at p as float; T is float or bfloat16 (kVectorised).
+template <typename T>
+GRAFT_HOT pair_f32 load_f32_pair(const T* p) {
+  pair_f32 f;
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(&f, p, sizeof f);
+  } else {
+    // Each bfloat16 becomes the high half of a float: interleaving the bits
+    // with zeros is one shuffle (a widening conversion and a shift take four
+    // instructions in GCC 12's lowering).
+    using pair_u16 = std::uint16_t __attribute__((vector_size(4 * kLanes)));
+    using wide_u16 = std::uint16_t __attribute__((vector_size(8 * kLanes)));
+    pair_u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    const wide_u16 wide = __builtin_shufflevector(bits, pair_u16{}, 16, 0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6, 16,
+                                                  7, 16, 8, 16, 9, 16, 10, 16, 11, 16, 12, 16, 13, 16, 14, 16, 15);
+    std::memcpy(&f, &wide, sizeof f);
+  }
+  return f;
+}
+
+// Two steps of float as float64: the first step's lanes and the second's.
+GRAFT_HOT step_pair widen_pair(pair_f32 f) {
+  using pair_f64 = double __attribute__((vector_size(16 * kLanes)));
+  const pair_f64 d = __builtin_convertvector(f, pair_f64);
+  return {__builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7),
+          __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15)};
+}
+
+// Two steps' values (2 * kLanes from p) as float64.
 template <typename T>
 GRAFT_HOT step_pair load_step_pair(const T* p) {
   if constexpr (kVectorised<T>) {
-    using pair_f32 = float __attribute__((vector_size(8 * kLanes)));
-    using pair_f64 = double __attribute__((vector_size(16 * kLanes)));
-    pair_f32 f;
-    if constexpr (std::is_same_v<T, float>) {
-      std::memcpy(&f, p, sizeof f);
-    } else {
-      // Each bfloat16 becomes the high half of a float: interleaving the
-      // bits with zeros is one shuffle (a widening conversion and a shift
-      // take four instructions in GCC 12's lowering).
-      using pair_u16 = std::uint16_t __attribute__((vector_size(4 * kLanes)));
-      using wide_u16 = std::uint16_t __attribute__((vector_size(8 * kLanes)));
-      pair_u16 bits;
-      std::memcpy(&bits, p, sizeof bits);
-      const wide_u16 wide = __builtin_shufflevector(bits, pair_u16{}, 16, 0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6,
-                                                    16, 7, 16, 8, 16, 9, 16, 10, 16, 11, 16, 12, 16, 13, 16, 14, 16, 15);
-      std::memcpy(&f, &wide, sizeof f);
-    }
-    const pair_f64 d = __builtin_convertvector(f, pair_f64);
-    return {__builtin_shufflevector(d, d, 0, 1, 2, 3, 4, 5, 6, 7),
-            __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15)};
+    return widen_pair(load_f32_pair(p));
   } else {
     return {load_lanes(p), load_lanes(p + kLanes)};
   }
@@ -260,6 +273,48 @@ struct diff_lanes {
     y_nan -= is_nan(b);
     y_inf -= is_inf(b);
   }
+
+  // add_finite's sums for kLanes pairs of finite values, with the largest
+  // difference per lane kept in block_max, not in the running maximum: the
+  // unchecked loops track the maximum per block of steps (take_block_max)
+  // and find its element once at the end (find_max_elements).
+  GRAFT_HOT void add_unchecked(lanes_f64 a, lanes_f64 b, lanes_f64& block_max) {
+    const lanes_f64 d = a - b;
+    const lanes_f64 abs_d = abs_lanes(d);
+    xx += a * a;
+    yy += b * b;
+    xy += a * b;
+    dd += d * d;
+    abs += abs_d;
+    block_max = abs_d > block_max ? abs_d : block_max;
+  }
+
+  // The block starting at element i had block_max: a lane whose maximum it
+  // exceeds remembers the block (in max_index, until find_max_elements).
+  GRAFT_HOT void take_block_max(lanes_f64 block_max, std::int64_t i) {
+    const lanes_i64 above = block_max > max;
+    max = above ? block_max : max;
+    max_index = above ? lanes_i64{} + i : max_index;
+  }
+
+  // Turns take_block_max's blocks into elements: the first step of the
+  // block whose |difference| is the lane's maximum. abs_diff(k) recomputes
+  // element k's |difference| with the arithmetic of the loop.
+  template <typename AbsDiff>
+  void find_max_elements(AbsDiff abs_diff) {
+    for (int l = 0; l < kLanes; ++l) {
+      if (max_index[l] < 0) continue;
+      const std::int64_t block = max_index[l];
+      for (int s = kBlockSteps - 1; s >= 0; --s) {  // the last match kept is the first step's
+        const std::int64_t k = block + s * kLanes + l;
+        if (abs_diff(k) == max[l]) max_index[l] = k;
+      }
+    }
+  }
+
+  // Whether add_unchecked only ever saw finite values: a NaN or Inf (or a
+  // float64 square beyond range) leaves a sum non-finite.
+  GRAFT_HOT bool sums_finite() const { return all_finite(xx + yy, dd, abs); }
 
   // One pair of any values into lane l: add_any's arithmetic for one lane.
   GRAFT_HOT void add_one(int l, double a, double b, std::int64_t i) {

@@ -53,19 +53,6 @@ GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, 
   return diff_tail(lanes, x, y, i, end);
 }
 
-// add_finite's sums for one step, with the step's largest difference per
-// lane kept in block_max instead of the running maximum.
-GRAFT_HOT void add_unchecked(diff_lanes& lanes, lanes_f64& block_max, lanes_f64 a, lanes_f64 b) {
-  const lanes_f64 d = a - b;
-  const lanes_f64 abs_d = abs_lanes(d);
-  lanes.xx += a * a;
-  lanes.yy += b * b;
-  lanes.xy += a * b;
-  lanes.dd += d * d;
-  lanes.abs += abs_d;
-  block_max = abs_d > block_max ? abs_d : block_max;
-}
-
 // A range's whole blocks on the assumption that every value is finite: no
 // NaN/Inf tests at all, and the maximum is tracked per block rather than per
 // step (the block of each lane's first maximum; the step within it is found
@@ -77,28 +64,20 @@ template <typename T>
 GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   if constexpr (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
   diff_lanes lanes;
-  lanes_i64 max_block = lanes_i64{} - 1;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
     lanes_f64 block_max = splat(-kInfinity);
     for (int s = 0; s < kBlockSteps; s += 2) {
       const step_pair a = load_step_pair(x + i + s * kLanes);
       const step_pair b = load_step_pair(y + i + s * kLanes);
-      add_unchecked(lanes, block_max, a.first, b.first);
-      add_unchecked(lanes, block_max, a.second, b.second);
+      lanes.add_unchecked(a.first, b.first, block_max);
+      lanes.add_unchecked(a.second, b.second, block_max);
     }
-    const lanes_i64 above = block_max > lanes.max;
-    lanes.max = above ? block_max : lanes.max;
-    max_block = above ? lanes_i64{} + i : max_block;
+    lanes.take_block_max(block_max, i);
   }
-  if (!all_finite(lanes.xx + lanes.yy, lanes.dd, lanes.abs)) return diff_careful(x, y, begin, end);
-  for (int l = 0; l < kLanes; ++l) {
-    if (max_block[l] < 0) continue;
-    for (int s = kBlockSteps - 1; s >= 0; --s) {  // the last match written is the first step's
-      const std::int64_t k = max_block[l] + s * kLanes + l;
-      if (std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])) == lanes.max[l]) lanes.max_index[l] = k;
-    }
-  }
+  if (!lanes.sums_finite()) return diff_careful(x, y, begin, end);
+  lanes.find_max_elements(
+      [&](std::int64_t k) { return std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])); });
   return diff_tail(lanes, x, y, i, end);
 }
 

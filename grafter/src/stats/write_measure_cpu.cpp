@@ -3,6 +3,7 @@
 
 #include "stats/write_measure.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -57,21 +58,45 @@ GRAFT_HOT lanes_f32 round_to(lanes_f32 f, T* to) {
   }
 }
 
+// Two steps of float rounded to T's values, as floats (c10's rounding for
+// bfloat16: nearest even, NaN becomes 0x7FC0; the bits f32_to_bf16 gives,
+// kept in the high half).
+template <typename T>
+GRAFT_HOT pair_f32 round_pair(pair_f32 f) {
+  if constexpr (std::is_same_v<T, float>) {
+    return f;
+  } else {
+    pair_u32 u;
+    std::memcpy(&u, &f, sizeof u);
+    const pair_u32 rounded = (u + (((u >> 16) & 1u) + 0x7FFFu)) & 0xFFFF0000u;
+    const pair_u32 nan = reinterpret_cast<pair_u32>(f != f);
+    const pair_u32 bits = (nan & 0x7FC00000u) | (~nan & rounded);
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+}
+
 // The candidate values of one step and the values written for them, as
 // float64 (unused, and so never computed, when nothing is measured).
 struct step_values {
   lanes_f64 candidate, written;
 };
 
-// Writes the kLanes candidates starting at source into target.
+// Writes the kLanes candidates starting at source into target; with a null
+// target, only computes them and the values that would be written.
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type<Src> scale) {
   step_values out;
   if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
     // The candidate is the source value itself: copy the bits (memmove:
     // source may be target).
-    std::memmove(target, source, sizeof(Src) * kLanes);
-    out.candidate = load_lanes(target);
+    out.candidate = load_lanes(source);
+    if (target != nullptr) std::memmove(target, source, sizeof(Src) * kLanes);
+    out.written = out.candidate;
+  } else if constexpr (kVectorised<Src> && kVectorised<Dst> && std::is_same_v<Src, Dst>) {
+    // Scaled (the branch above takes the unscaled case): rounding the
+    // product to the source dtype gives the value written, too.
+    out.candidate = __builtin_convertvector(round_to<Src>(load_f32(source) * scale, target), lanes_f64);
     out.written = out.candidate;
   } else if constexpr (kVectorised<Src> && kVectorised<Dst>) {
     lanes_f32 value = load_f32(source);
@@ -89,9 +114,28 @@ GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type
       out.candidate[l] = static_cast<double>(value);
       out.written[l] = static_cast<double>(written[l]);
     }
-    std::memcpy(target, written, sizeof written);
+    if (target != nullptr) std::memcpy(target, written, sizeof written);
   }
   return out;
+}
+
+// write_step's values for two steps, without writing: whole 16-lane
+// vectors for the float32/bfloat16 pairs.
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT void measure_step_pair(const Src* source, at::opmath_type<Src> scale, step_values& first,
+                                 step_values& second) {
+  if constexpr (kVectorised<Src> && kVectorised<Dst>) {
+    pair_f32 value = load_f32_pair(source);
+    if constexpr (kScaled) value = round_pair<Src>(value * scale);
+    const step_pair candidate = widen_pair(value);
+    const step_pair written = std::is_same_v<Src, Dst> ? candidate : widen_pair(round_pair<Dst>(value));
+    first = {candidate.first, written.first};
+    second = {candidate.second, written.second};
+  } else {
+    constexpr Dst* kMeasureOnly = nullptr;
+    first = write_step<Src, Dst, kScaled>(source, kMeasureOnly, scale);
+    second = write_step<Src, Dst, kScaled>(source + kLanes, kMeasureOnly, scale);
+  }
 }
 
 // The accumulators of one measured write.
@@ -111,11 +155,82 @@ struct write_lanes {
       candidate.add_any(step.candidate);
     }
   }
+
+  // One step of finite values, unchecked (diff_lanes::add_unchecked).
+  GRAFT_HOT void add_unchecked(lanes_f64 old_lanes, const step_values& step, lanes_f64& block_max) {
+    diff.add_unchecked(old_lanes, step.written, block_max);
+    before.add_finite(old_lanes);
+    candidate.add_finite(step.candidate);
+  }
+
+  // Whether add_unchecked only ever saw finite values (an old value, a
+  // candidate or a written value that is NaN or Inf leaves a sum non-finite).
+  GRAFT_HOT bool sums_finite() const {
+    return diff.sums_finite() && all_finite(before.sum, candidate.sum, candidate.sum);
+  }
 };
 
+// The same writes without measuring: what measure=off runs. A same-dtype
+// copy is a memmove; anything else a plain loop over elements, which the
+// compiler vectorises at the full register width of each variant (16
+// float32 lanes with AVX-512).
 template <typename Src, typename Dst, bool kScaled>
-GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
-                                         std::int64_t begin, std::int64_t end) {
+GRAFT_HOT write_partial write_only_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                        std::int64_t begin, std::int64_t end) {
+  if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
+    // The values themselves: the C library's copy (memmove: source may be target).
+    std::memmove(target + begin, source + begin, sizeof(Src) * static_cast<std::size_t>(end - begin));
+  } else {
+    for (std::int64_t i = begin; i < end; ++i) {
+      target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+    }
+  }
+  return {};
+}
+
+// Whether writing Src into Dst rounds float to bfloat16: a float32 source,
+// or a scaled bfloat16 one (bf16_rounding.hpp).
+template <typename Src, typename Dst, bool kScaled>
+inline constexpr bool kRoundsToBf16 = std::is_same_v<Dst, c10::BFloat16> &&
+                                      (std::is_same_v<Src, float> ||
+                                       (kScaled && std::is_same_v<Src, c10::BFloat16>));
+
+// write_only_impl's writes, with AVX512_BF16's rounding where it applies.
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT void write_values(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
+                            std::int64_t end) {
+  if constexpr (kRoundsToBf16<Src, Dst, kScaled>) {
+    if (has_bf16_rounding()) return scale_to_bf16(source, target, scale, begin, end);
+  }
+  write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+}
+
+// The steps and elements in [i, end), fewer than kBlock, measured and
+// written one step at a time; the folded totals.
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                   std::int64_t i, std::int64_t end) {
+  for (; i + kLanes <= end; i += kLanes) {
+    const lanes_f64 old_lanes = load_lanes(target + i);
+    lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, target + i, scale), i, false);
+  }
+  for (int l = 0; i < end; ++i, ++l) {
+    const Src value = candidate_of<Src, kScaled>(source[i], scale);
+    const Dst new_value = c10::convert<Dst>(value);
+    const auto old_value = static_cast<double>(target[i]);
+    lanes.diff.add_one(l, old_value, static_cast<double>(new_value), i);
+    lanes.before.add_one(l, old_value);
+    lanes.candidate.add_one(l, static_cast<double>(value));
+    target[i] = new_value;
+  }
+  return {lanes.diff.fold(), lanes.before.fold(), lanes.candidate.fold()};
+}
+
+// Any values: each block is measured and written in one go, tested for
+// finiteness once and then added fast or carefully (write_lanes::add).
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                      std::int64_t begin, std::int64_t end) {
   write_lanes lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
@@ -137,40 +252,39 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) lanes.add(old_lanes[s], steps[s], i + s * kLanes, finite);
   }
-  for (; i + kLanes <= end; i += kLanes) {
-    const lanes_f64 old_lanes = load_lanes(target + i);
-    lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, target + i, scale), i, false);
-  }
-  // Lane by lane on a copy: the accumulators above stay in registers.
-  write_lanes last = lanes;
-  for (int l = 0; i < end; ++i, ++l) {
-    const Src value = candidate_of<Src, kScaled>(source[i], scale);
-    const Dst new_value = c10::convert<Dst>(value);
-    const auto old_value = static_cast<double>(target[i]);
-    last.diff.add_one(l, old_value, static_cast<double>(new_value), i);
-    last.before.add_one(l, old_value);
-    last.candidate.add_one(l, static_cast<double>(value));
-    target[i] = new_value;
-  }
-  return {last.diff.fold(), last.before.fold(), last.candidate.fold()};
+  return write_tail<Src, Dst, kScaled>(lanes, source, target, scale, i, end);
 }
 
-// The same writes without measuring: what measure=off runs. A same-dtype
-// copy is a memmove; anything else a plain loop over elements, which the
-// compiler vectorises at the full register width of each variant (16
-// float32 lanes with AVX-512).
+// A range's whole blocks measured first, on the assumption that every value
+// is finite (as compare() does: no NaN/Inf tests, the maximum tracked per
+// block), and written afterwards by the unmeasured loop while they are still
+// in cache. Nothing is written before the sums confirm the assumption; when
+// they do not, the range goes write_careful's way from its start. Either
+// way the results are write_careful's, bit for bit.
 template <typename Src, typename Dst, bool kScaled>
-GRAFT_HOT write_partial write_only_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
-                                        std::int64_t begin, std::int64_t end) {
-  if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
-    // The values themselves: the C library's copy (memmove: source may be target).
-    std::memmove(target + begin, source + begin, sizeof(Src) * static_cast<std::size_t>(end - begin));
-  } else {
-    for (std::int64_t i = begin; i < end; ++i) {
-      target[i] = c10::convert<Dst>(candidate_of<Src, kScaled>(source[i], scale));
+GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                         std::int64_t begin, std::int64_t end) {
+  write_lanes lanes;
+  std::int64_t i = begin;
+  for (; i + kBlock <= end; i += kBlock) {
+    lanes_f64 block_max = splat(-kInfinity);
+    for (int s = 0; s < kBlockSteps; s += 2) {
+      const std::int64_t at = i + s * kLanes;
+      const step_pair old_pair = load_step_pair(target + at);
+      step_values first, second;
+      measure_step_pair<Src, Dst, kScaled>(source + at, scale, first, second);
+      lanes.add_unchecked(old_pair.first, first, block_max);
+      lanes.add_unchecked(old_pair.second, second, block_max);
     }
+    lanes.diff.take_block_max(block_max, i);
   }
-  return {};
+  if (!lanes.sums_finite()) return write_careful<Src, Dst, kScaled>(source, target, scale, begin, end);
+  lanes.diff.find_max_elements([&](std::int64_t k) {
+    const Dst written = c10::convert<Dst>(candidate_of<Src, kScaled>(source[k], scale));
+    return std::abs(static_cast<double>(target[k]) - static_cast<double>(written));
+  });
+  write_values<Src, Dst, kScaled>(source, target, scale, begin, i);
+  return write_tail<Src, Dst, kScaled>(lanes, source, target, scale, i, end);
 }
 
 template <typename Src, typename Dst>
@@ -205,8 +319,8 @@ GRAFT_TARGET_AVX512 write_partial write_range_avx512(const Src* source, Dst* tar
   return range_impl<Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
 }
 
-// An unmeasured write that rounds float32 to bfloat16 (any float32 source, or
-// a scaled bfloat16 one) with AVX512_BF16's instruction where the CPU has it.
+// An unmeasured write that rounds float to bfloat16 (kRoundsToBf16) with
+// AVX512_BF16's instruction, for a CPU that has it.
 template <typename Src>
 write_partial write_bf16_rounded(const Src* source, c10::BFloat16* target, float scale, std::int64_t begin,
                                  std::int64_t end) {
@@ -214,18 +328,13 @@ write_partial write_bf16_rounded(const Src* source, c10::BFloat16* target, float
   return {};
 }
 
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
-inline constexpr bool kRoundsToBf16 = !kMeasure && std::is_same_v<Dst, c10::BFloat16> &&
-                                      (std::is_same_v<Src, float> ||
-                                       (kScaled && std::is_same_v<Src, c10::BFloat16>));
-
 // AVX-512 only for the float32/bfloat16 pairs: GCC 12 compiles the
 // element-wise conversions of the other pairs for AVX-512 so that a float64
 // candidate written as float32 is measured unrounded (simd_levels_test
 // catches it); they take the AVX2 variant there.
 template <typename Src, typename Dst, bool kScaled, bool kMeasure>
 write_range_fn<Src, Dst> best_write_range() {
-  if constexpr (kRoundsToBf16<Src, Dst, kScaled, kMeasure>) {
+  if constexpr (!kMeasure && kRoundsToBf16<Src, Dst, kScaled>) {
     if (has_bf16_rounding()) return &write_bf16_rounded<Src>;
   }
   constexpr bool kAvx512 = kVectorised<Src> && kVectorised<Dst>;

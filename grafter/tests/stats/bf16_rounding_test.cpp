@@ -5,6 +5,8 @@
 // AVX512_BF16 the instruction path cannot run and the test prints so; the
 // values are checked all the same.
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <iostream>
@@ -29,9 +31,10 @@ float from_bits(std::uint32_t bits) {
 }
 
 // Values whose bfloat16 rounding is special, spread over ordinary ones so
-// that some 32-value vectors hold one and others hold none.
-at::Tensor delicate_float32() {
-  const std::vector<float> special{
+// that some 32-value vectors hold one and others hold none. Without the
+// non-finite ones, a measured write takes its unchecked path.
+at::Tensor delicate_float32(bool with_non_finite = true) {
+  std::vector<float> special{
       from_bits(0x00000001),  // smallest denormal
       from_bits(0x807FFFFF),  // largest negative denormal
       from_bits(0x00408000),  // denormal at a rounding tie
@@ -46,6 +49,12 @@ at::Tensor delicate_float32() {
       -0.0f,
       std::numeric_limits<float>::min(),  // smallest normal
   };
+  if (!with_non_finite) {
+    // FLT_MAX too: it rounds to Inf. A quarter of it stays finite doubled.
+    const auto rounds_to_inf = [](float v) { return !std::isfinite(v) || v == std::numeric_limits<float>::max(); };
+    special.erase(std::remove_if(special.begin(), special.end(), rounds_to_inf), special.end());
+    special.push_back(std::numeric_limits<float>::max() / 4);
+  }
   at::manual_seed(7);
   at::Tensor t = at::randn({4000});
   float* p = t.data_ptr<float>();
@@ -56,11 +65,15 @@ at::Tensor delicate_float32() {
   return t;
 }
 
-// The target's bits after the write, at the given level.
-at::Tensor written(const at::Tensor& source, double scale, simd level) {
+// The target's bits after the write, measured or not, at the given level.
+at::Tensor written(const at::Tensor& source, double scale, simd level, bool measured) {
   const simd previous = graft::detail::limit_simd(level);
   at::Tensor target = at::zeros(source.sizes(), at::kBFloat16);
-  graft::detail::cpu_write(source, scale, target);
+  if (measured) {
+    graft::detail::cpu_write_measured(source, scale, target);
+  } else {
+    graft::detail::cpu_write(source, scale, target);
+  }
   graft::detail::limit_simd(previous);
   return target.view(at::kShort);
 }
@@ -83,12 +96,14 @@ void expect_c10_bits(const at::Tensor& source, double scale) {
   const at::Tensor not_nan = libtorch == libtorch;
   ASSERT_TRUE(at::equal(expected.masked_select(not_nan), libtorch.view(at::kShort).masked_select(not_nan)));
   for (const simd level : {simd::baseline, simd::avx2, simd::avx512}) {
-    SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + ", scale " + std::to_string(scale) +
-                 ", source " + c10::toString(source.scalar_type()));
-    const at::Tensor got = written(source, scale, level);
-    const at::Tensor wrong = at::nonzero(got != expected);
-    EXPECT_EQ(wrong.numel(), 0) << "first differing index: "
-                                << (wrong.numel() > 0 ? wrong[0].item<std::int64_t>() : -1);
+    for (const bool measured : {false, true}) {
+      SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + ", scale " + std::to_string(scale) +
+                   ", source " + c10::toString(source.scalar_type()) + (measured ? ", measured" : ""));
+      const at::Tensor got = written(source, scale, level, measured);
+      const at::Tensor wrong = at::nonzero(got != expected);
+      EXPECT_EQ(wrong.numel(), 0) << "first differing index: "
+                                  << (wrong.numel() > 0 ? wrong[0].item<std::int64_t>() : -1);
+    }
   }
 }
 
@@ -99,12 +114,15 @@ TEST(bf16_rounding, float32_to_bfloat16_gives_c10_bits) {
   expect_c10_bits(delicate_float32(), 1.0);
   expect_c10_bits(delicate_float32(), 2.0);
   expect_c10_bits(delicate_float32(), 0.5);
+  expect_c10_bits(delicate_float32(false), 1.0);
+  expect_c10_bits(delicate_float32(false), 2.0);
 }
 
 TEST(bf16_rounding, scaled_bfloat16_gives_c10_bits) {
   const at::Tensor source = delicate_float32().to(at::kBFloat16);
   expect_c10_bits(source, 2.0);
   expect_c10_bits(source, 0.5);
+  expect_c10_bits(delicate_float32(false).to(at::kBFloat16), 2.0);
 }
 
 TEST(bf16_rounding, the_instruction_runs_only_at_the_avx512_level) {
