@@ -246,8 +246,8 @@ struct diff_lanes {
   lanes_i64 first_nan = lanes_i64{} + kNoIndex;
   lanes_i64 x_nan{}, x_inf{}, y_nan{}, y_inf{};
 
-  // kLanes finite pairs starting at index i, lane l taking element i + l.
-  GRAFT_HOT void add_finite(lanes_f64 a, lanes_f64 b, std::int64_t i) {
+  // The five sums for kLanes pairs; returns |a - b|.
+  GRAFT_HOT lanes_f64 add_sums(lanes_f64 a, lanes_f64 b) {
     const lanes_f64 d = a - b;
     const lanes_f64 abs_d = abs_lanes(d);
     xx += a * a;
@@ -255,6 +255,12 @@ struct diff_lanes {
     xy += a * b;
     dd += d * d;
     abs += abs_d;
+    return abs_d;
+  }
+
+  // kLanes finite pairs starting at index i, lane l taking element i + l.
+  GRAFT_HOT void add_finite(lanes_f64 a, lanes_f64 b, std::int64_t i) {
+    const lanes_f64 abs_d = add_sums(a, b);
     const lanes_i64 above = abs_d > max;
     max = above ? abs_d : max;
     const lanes_i64 index = lanes_i64{0, 1, 2, 3, 4, 5, 6, 7} + i;
@@ -279,13 +285,7 @@ struct diff_lanes {
   // unchecked loops track the maximum per block of steps (take_block_max)
   // and find its element once at the end (find_max_elements).
   GRAFT_HOT void add_unchecked(lanes_f64 a, lanes_f64 b, lanes_f64& block_max) {
-    const lanes_f64 d = a - b;
-    const lanes_f64 abs_d = abs_lanes(d);
-    xx += a * a;
-    yy += b * b;
-    xy += a * b;
-    dd += d * d;
-    abs += abs_d;
+    const lanes_f64 abs_d = add_sums(a, b);
     block_max = abs_d > block_max ? abs_d : block_max;
   }
 
