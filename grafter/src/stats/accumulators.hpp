@@ -140,12 +140,19 @@ GRAFT_HOT lanes_f32 bf16_to_f32(lanes_u16 bits) {
   return f;
 }
 
-GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
-  lanes_u32 u;
+// The bfloat16 bits of float lanes F, each in the low half of a U32 lane
+// (vectors of any width).
+template <typename U32, typename F>
+GRAFT_HOT U32 bf16_bits(F f) {
+  U32 u;
   std::memcpy(&u, &f, sizeof u);
-  const lanes_u32 rounded = (u + (((u >> 16) & 1u) + 0x7FFFu)) >> 16;
-  const lanes_u32 nan = reinterpret_cast<lanes_u32>(f != f);
-  return __builtin_convertvector((nan & 0x7FC0u) | (~nan & rounded), lanes_u16);
+  const U32 rounded = (u + (((u >> 16) & 1u) + 0x7FFFu)) >> 16;
+  const U32 nan = reinterpret_cast<U32>(f != f);
+  return (nan & 0x7FC0u) | (~nan & rounded);
+}
+
+GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
+  return __builtin_convertvector(bf16_bits<lanes_u32>(f), lanes_u16);
 }
 
 // float32 and bfloat16 load as whole vectors of float (their opmath type).

@@ -58,19 +58,13 @@ GRAFT_HOT lanes_f32 round_to(lanes_f32 f, T* to) {
   }
 }
 
-// Two steps of float rounded to T's values, as floats (c10's rounding for
-// bfloat16: nearest even, NaN becomes 0x7FC0; the bits f32_to_bf16 gives,
-// kept in the high half).
+// Two steps of float rounded to T's values, as floats (round_to's values).
 template <typename T>
 GRAFT_HOT pair_f32 round_pair(pair_f32 f) {
   if constexpr (std::is_same_v<T, float>) {
     return f;
   } else {
-    pair_u32 u;
-    std::memcpy(&u, &f, sizeof u);
-    const pair_u32 rounded = (u + (((u >> 16) & 1u) + 0x7FFFu)) & 0xFFFF0000u;
-    const pair_u32 nan = reinterpret_cast<pair_u32>(f != f);
-    const pair_u32 bits = (nan & 0x7FC00000u) | (~nan & rounded);
+    const pair_u32 bits = bf16_bits<pair_u32>(f) << 16;
     std::memcpy(&f, &bits, sizeof f);
     return f;
   }
@@ -197,12 +191,15 @@ inline constexpr bool kRoundsToBf16 = std::is_same_v<Dst, c10::BFloat16> &&
 
 // write_only_impl's writes, with AVX512_BF16's rounding where it applies.
 template <typename Src, typename Dst, bool kScaled>
-GRAFT_HOT void write_values(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
-                            std::int64_t end) {
+GRAFT_HOT write_partial write_values(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                     std::int64_t begin, std::int64_t end) {
   if constexpr (kRoundsToBf16<Src, Dst, kScaled>) {
-    if (has_bf16_rounding()) return scale_to_bf16(source, target, scale, begin, end);
+    if (has_bf16_rounding()) {
+      scale_to_bf16(source, target, scale, begin, end);
+      return {};
+    }
   }
-  write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+  return write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
 }
 
 // The steps and elements in [i, end), fewer than kBlock, measured and
@@ -296,7 +293,7 @@ GRAFT_HOT write_partial range_impl(const Src* source, Dst* target, at::opmath_ty
   if constexpr (kMeasure) {
     return write_range_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
   } else {
-    return write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+    return write_values<Src, Dst, kScaled>(source, target, scale, begin, end);
   }
 }
 
@@ -319,24 +316,12 @@ GRAFT_TARGET_AVX512 write_partial write_range_avx512(const Src* source, Dst* tar
   return range_impl<Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
 }
 
-// An unmeasured write that rounds float to bfloat16 (kRoundsToBf16) with
-// AVX512_BF16's instruction, for a CPU that has it.
-template <typename Src>
-write_partial write_bf16_rounded(const Src* source, c10::BFloat16* target, float scale, std::int64_t begin,
-                                 std::int64_t end) {
-  scale_to_bf16(source, target, scale, begin, end);
-  return {};
-}
-
 // AVX-512 only for the float32/bfloat16 pairs: GCC 12 compiles the
 // element-wise conversions of the other pairs for AVX-512 so that a float64
 // candidate written as float32 is measured unrounded (simd_levels_test
 // catches it); they take the AVX2 variant there.
 template <typename Src, typename Dst, bool kScaled, bool kMeasure>
 write_range_fn<Src, Dst> best_write_range() {
-  if constexpr (!kMeasure && kRoundsToBf16<Src, Dst, kScaled>) {
-    if (has_bf16_rounding()) return &write_bf16_rounded<Src>;
-  }
   constexpr bool kAvx512 = kVectorised<Src> && kVectorised<Dst>;
   return pick_simd<write_range_fn<Src, Dst>>(
       &write_range<Src, Dst, kScaled, kMeasure>, &write_range_avx2<Src, Dst, kScaled, kMeasure>,
