@@ -1,5 +1,6 @@
 #include "stats/bf16_rounding.hpp"
 
+#include "stats/accumulators.hpp"
 #include "stats/simd.hpp"
 
 #if defined(__x86_64__)
@@ -34,15 +35,11 @@ GRAFT_TARGET_AVX512_BF16 inline __m512 load16(const c10::BFloat16* p) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
 }
 
-// c10's rounding in integer arithmetic: NaN becomes 0x7FC0, anything else
-// rounds its bits to nearest even.
+// c10's rounding in integer arithmetic, as the other CPU loops do it
+// (bf16_bits): NaN becomes 0x7FC0, anything else rounds to nearest even.
 GRAFT_TARGET_AVX512_BF16 inline __m256i c10_rounding(__m512 f) {
-  const __m512i u = _mm512_castps_si512(f);
-  const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-  const __m512i bias = _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7FFF));
-  const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(u, bias), 16);
-  const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
-  return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, _mm512_set1_epi32(0x7FC0)));
+  using u32x16 = std::uint32_t __attribute__((vector_size(64)));
+  return _mm512_cvtepi32_epi16(reinterpret_cast<__m512i>(bf16_bits<u32x16>(f)));
 }
 
 constexpr int kQuietNan = 0x01, kDenormal = 0x20, kSignalingNan = 0x80;
