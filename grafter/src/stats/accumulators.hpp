@@ -27,6 +27,7 @@
 
 #include <graft/metrics.hpp>
 
+#include "stats/avx512_ops.hpp"
 #include "stats/chunked.hpp"
 #include "stats/passes.hpp"
 #include "stats/simd.hpp"
@@ -229,15 +230,30 @@ GRAFT_HOT step_pair widen_pair(pair_f32 f) {
           __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15)};
 }
 
-// Two steps' values (2 * kLanes from p) as float64.
-template <typename T>
+// Two steps' values (2 * kLanes from p) as float64; the AVX-512 variants
+// convert float32 straight from memory (widen_floats).
+template <simd kLevel = simd::baseline, typename T>
 GRAFT_HOT step_pair load_step_pair(const T* p) {
-  if constexpr (kVectorised<T>) {
+  if constexpr (std::is_same_v<T, float> && kLevel == simd::avx512) {
+    return {widen_floats(p), widen_floats(p + kLanes)};
+  } else if constexpr (kVectorised<T>) {
     return widen_pair(load_f32_pair(p));
   } else {
     return {load_lanes(p), load_lanes(p + kLanes)};
   }
 }
+
+// Whether the product of any two values of T is exact in float64 (their
+// significands together fit in its 53 bits): then a fused multiply-add rounds
+// exactly as a multiply and an add do, and may stand in for them.
+template <typename T>
+inline constexpr bool kExactProducts =
+    std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16> || std::is_same_v<T, c10::Half>;
+
+// Whether the loops of variant kLevel fuse the products of T: the AVX-512
+// variants do, for exact products.
+template <simd kLevel, typename T>
+inline constexpr bool kFuseProducts = kLevel == simd::avx512 && kExactProducts<T>;
 
 GRAFT_HOT lanes_i64 is_nan(lanes_f64 v) { return v != v; }
 GRAFT_HOT lanes_i64 is_inf(lanes_f64 v) { return abs_lanes(v) == kInfinity; }
@@ -253,13 +269,23 @@ struct diff_lanes {
   lanes_i64 first_nan = lanes_i64{} + kNoIndex;
   lanes_i64 x_nan{}, x_inf{}, y_nan{}, y_inf{};
 
-  // The five sums for kLanes pairs; returns |a - b|.
+  // The five sums for kLanes pairs; returns |a - b|. kFuse (only in the
+  // AVX-512 variants, see kFuseProducts): a and b come from a dtype with
+  // exact products, which then go into fused multiply-adds with the same
+  // bits. d * d is not exact and is never fused.
+  template <bool kFuse = false>
   GRAFT_HOT lanes_f64 add_sums(lanes_f64 a, lanes_f64 b) {
     const lanes_f64 d = a - b;
     const lanes_f64 abs_d = abs_lanes(d);
-    xx += a * a;
-    yy += b * b;
-    xy += a * b;
+    if constexpr (kFuse) {
+      xx = fused_multiply_add(a, a, xx);
+      yy = fused_multiply_add(b, b, yy);
+      xy = fused_multiply_add(a, b, xy);
+    } else {
+      xx += a * a;
+      yy += b * b;
+      xy += a * b;
+    }
     dd += d * d;
     abs += abs_d;
     return abs_d;
@@ -291,8 +317,9 @@ struct diff_lanes {
   // difference per lane kept in block_max, not in the running maximum: the
   // unchecked loops track the maximum per block of steps (take_block_max)
   // and find its element once at the end (find_max_elements).
+  template <bool kFuse>
   GRAFT_HOT void add_unchecked(lanes_f64 a, lanes_f64 b, lanes_f64& block_max) {
-    const lanes_f64 abs_d = add_sums(a, b);
+    const lanes_f64 abs_d = add_sums<kFuse>(a, b);
     block_max = abs_d > block_max ? abs_d : block_max;
   }
 

@@ -59,19 +59,21 @@ GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, 
 // once at the end). One test of the sums afterwards checks the assumption:
 // a NaN or Inf anywhere, or a float64 square beyond range, leaves a sum
 // non-finite, and the range goes the careful way from its start instead.
-// Either way the sums and the maximum are those diff_careful gives.
-template <typename T>
+// Either way the sums and the maximum are those diff_careful gives (fused
+// products included: kFuseProducts only fuses exact ones).
+template <simd kLevel, typename T>
 GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+  constexpr bool kFuse = kFuseProducts<kLevel, T>;
   if constexpr (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
   diff_lanes lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
     lanes_f64 block_max = splat(-kInfinity);
     for (int s = 0; s < kBlockSteps; s += 2) {
-      const step_pair a = load_step_pair(x + i + s * kLanes);
-      const step_pair b = load_step_pair(y + i + s * kLanes);
-      lanes.add_unchecked(a.first, b.first, block_max);
-      lanes.add_unchecked(a.second, b.second, block_max);
+      const step_pair a = load_step_pair<kLevel>(x + i + s * kLanes);
+      const step_pair b = load_step_pair<kLevel>(y + i + s * kLanes);
+      lanes.add_unchecked<kFuse>(a.first, b.first, block_max);
+      lanes.add_unchecked<kFuse>(a.second, b.second, block_max);
     }
     lanes.take_block_max(block_max, i);
   }
@@ -86,18 +88,18 @@ using diff_range_fn = diff_partial (*)(const T*, const T*, std::int64_t, std::in
 
 template <typename T>
 diff_partial diff_range(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
-  return diff_range_impl(x, y, begin, end);
+  return diff_range_impl<simd::baseline>(x, y, begin, end);
 }
 
 template <typename T>
 GRAFT_TARGET_AVX2 diff_partial diff_range_avx2(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
-  return diff_range_impl(x, y, begin, end);
+  return diff_range_impl<simd::avx2>(x, y, begin, end);
 }
 
 template <typename T>
 GRAFT_TARGET_AVX512 diff_partial diff_range_avx512(const T* x, const T* y, std::int64_t begin,
                                                    std::int64_t end) {
-  return diff_range_impl(x, y, begin, end);
+  return diff_range_impl<simd::avx512>(x, y, begin, end);
 }
 
 template <typename T>

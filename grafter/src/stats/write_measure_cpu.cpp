@@ -151,8 +151,9 @@ struct write_lanes {
   }
 
   // One step of finite values, unchecked (diff_lanes::add_unchecked).
+  template <bool kFuse>
   GRAFT_HOT void add_unchecked(lanes_f64 old_lanes, const step_values& step, lanes_f64& block_max) {
-    diff.add_unchecked(old_lanes, step.written, block_max);
+    diff.add_unchecked<kFuse>(old_lanes, step.written, block_max);
     before.add_finite(old_lanes);
     candidate.add_finite(step.candidate);
   }
@@ -258,20 +259,21 @@ GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath
 // in cache. Nothing is written before the sums confirm the assumption; when
 // they do not, the range goes write_careful's way from its start. Either
 // way the results are write_careful's, bit for bit.
-template <typename Src, typename Dst, bool kScaled>
+template <simd kLevel, typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                          std::int64_t begin, std::int64_t end) {
+  constexpr bool kFuse = kFuseProducts<kLevel, Dst>;  // the diff is of old and written values, both Dst
   write_lanes lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
     lanes_f64 block_max = splat(-kInfinity);
     for (int s = 0; s < kBlockSteps; s += 2) {
       const std::int64_t at = i + s * kLanes;
-      const step_pair old_pair = load_step_pair(target + at);
+      const step_pair old_pair = load_step_pair<kLevel>(target + at);
       step_values first, second;
       measure_step_pair<Src, Dst, kScaled>(source + at, scale, first, second);
-      lanes.add_unchecked(old_pair.first, first, block_max);
-      lanes.add_unchecked(old_pair.second, second, block_max);
+      lanes.add_unchecked<kFuse>(old_pair.first, first, block_max);
+      lanes.add_unchecked<kFuse>(old_pair.second, second, block_max);
     }
     lanes.diff.take_block_max(block_max, i);
   }
@@ -287,11 +289,11 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
 template <typename Src, typename Dst>
 using write_range_fn = write_partial (*)(const Src*, Dst*, at::opmath_type<Src>, std::int64_t, std::int64_t);
 
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kMeasure>
 GRAFT_HOT write_partial range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
                                    std::int64_t end) {
   if constexpr (kMeasure) {
-    return write_range_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
+    return write_range_impl<kLevel, Src, Dst, kScaled>(source, target, scale, begin, end);
   } else {
     return write_values<Src, Dst, kScaled>(source, target, scale, begin, end);
   }
@@ -300,20 +302,20 @@ GRAFT_HOT write_partial range_impl(const Src* source, Dst* target, at::opmath_ty
 template <typename Src, typename Dst, bool kScaled, bool kMeasure>
 write_partial write_range(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
                           std::int64_t end) {
-  return range_impl<Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::baseline, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
 }
 
 template <typename Src, typename Dst, bool kScaled, bool kMeasure>
 GRAFT_TARGET_AVX2 write_partial write_range_avx2(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                                  std::int64_t begin, std::int64_t end) {
-  return range_impl<Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::avx2, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
 }
 
 template <typename Src, typename Dst, bool kScaled, bool kMeasure>
 GRAFT_TARGET_AVX512 write_partial write_range_avx512(const Src* source, Dst* target,
                                                      at::opmath_type<Src> scale, std::int64_t begin,
                                                      std::int64_t end) {
-  return range_impl<Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::avx512, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
 }
 
 // AVX-512 only for the float32/bfloat16 pairs: GCC 12 compiles the
