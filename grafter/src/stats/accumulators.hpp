@@ -27,7 +27,7 @@
 
 #include <graft/metrics.hpp>
 
-#include "stats/avx512_ops.hpp"
+#include "stats/intrinsic_ops.hpp"
 #include "stats/chunked.hpp"
 #include "stats/passes.hpp"
 #include "stats/simd.hpp"
@@ -99,8 +99,10 @@ inline void combine(stats_partial& into, const stats_partial& next) {
 
 GRAFT_HOT lanes_f64 splat(double v) { return lanes_f64{} + v; }
 
-GRAFT_HOT lanes_f64 abs_lanes(lanes_f64 v) {
-  lanes_i64 bits;
+// |v| per lane, for a float64 vector of any width (V).
+template <typename V>
+GRAFT_HOT V abs_lanes(V v) {
+  decltype(v < v) bits;  // the int64 vector of V's width
   std::memcpy(&bits, &v, sizeof bits);
   bits &= std::numeric_limits<std::int64_t>::max();
   std::memcpy(&v, &bits, sizeof v);
@@ -255,6 +257,39 @@ inline constexpr bool kExactProducts =
 template <simd kLevel, typename T>
 inline constexpr bool kFuseProducts = kLevel == simd::avx512 && kExactProducts<T>;
 
+// The five diff sums of one step's pairs a, b (float64 vectors of any width
+// V, one lane per element); returns |a - b|. kFuse (only in the AVX-512
+// variants, see kFuseProducts): a and b come from a dtype with exact
+// products, which then go into fused multiply-adds with the same bits.
+// d * d is not exact and is never fused.
+template <bool kFuse, typename V>
+GRAFT_HOT V add_diff_sums(V a, V b, V& xx, V& yy, V& xy, V& dd, V& abs) {
+  const V d = a - b;
+  const V abs_d = abs_lanes(d);
+  if constexpr (kFuse) {
+    xx = fused_multiply_add(a, a, xx);
+    yy = fused_multiply_add(b, b, yy);
+    xy = fused_multiply_add(a, b, xy);
+  } else {
+    xx += a * a;
+    yy += b * b;
+    xy += a * b;
+  }
+  dd += d * d;
+  abs += abs_d;
+  return abs_d;
+}
+
+// The unchecked loops' maximum (vectors of any width V): a block of steps
+// keeps the largest |difference| per lane in block_max; a lane whose running
+// max the block's exceeds remembers the block's first element, block.
+template <typename V>
+GRAFT_HOT void take_block_max(V block_max, std::int64_t block, V& max, decltype(max < max)& max_index) {
+  const auto above = block_max > max;
+  max = above ? block_max : max;
+  max_index = above ? decltype(above){} + block : max_index;
+}
+
 GRAFT_HOT lanes_i64 is_nan(lanes_f64 v) { return v != v; }
 GRAFT_HOT lanes_i64 is_inf(lanes_f64 v) { return abs_lanes(v) == kInfinity; }
 
@@ -269,26 +304,10 @@ struct diff_lanes {
   lanes_i64 first_nan = lanes_i64{} + kNoIndex;
   lanes_i64 x_nan{}, x_inf{}, y_nan{}, y_inf{};
 
-  // The five sums for kLanes pairs; returns |a - b|. kFuse (only in the
-  // AVX-512 variants, see kFuseProducts): a and b come from a dtype with
-  // exact products, which then go into fused multiply-adds with the same
-  // bits. d * d is not exact and is never fused.
+  // The five sums for kLanes pairs (add_diff_sums); returns |a - b|.
   template <bool kFuse = false>
   GRAFT_HOT lanes_f64 add_sums(lanes_f64 a, lanes_f64 b) {
-    const lanes_f64 d = a - b;
-    const lanes_f64 abs_d = abs_lanes(d);
-    if constexpr (kFuse) {
-      xx = fused_multiply_add(a, a, xx);
-      yy = fused_multiply_add(b, b, yy);
-      xy = fused_multiply_add(a, b, xy);
-    } else {
-      xx += a * a;
-      yy += b * b;
-      xy += a * b;
-    }
-    dd += d * d;
-    abs += abs_d;
-    return abs_d;
+    return add_diff_sums<kFuse>(a, b, xx, yy, xy, dd, abs);
   }
 
   // kLanes finite pairs starting at index i, lane l taking element i + l.
@@ -326,9 +345,7 @@ struct diff_lanes {
   // The block starting at element i had block_max: a lane whose maximum it
   // exceeds remembers the block (in max_index, until find_max_elements).
   GRAFT_HOT void take_block_max(lanes_f64 block_max, std::int64_t i) {
-    const lanes_i64 above = block_max > max;
-    max = above ? block_max : max;
-    max_index = above ? lanes_i64{} + i : max_index;
+    detail::take_block_max(block_max, i, max, max_index);
   }
 
   // Turns take_block_max's blocks into elements: the first step of the

@@ -9,6 +9,7 @@
 #include "stats/accumulators.hpp"
 #include "stats/chunked.hpp"
 #include "stats/passes.hpp"
+#include "stats/split_diff.hpp"
 
 namespace graft::detail {
 namespace {
@@ -65,18 +66,20 @@ template <simd kLevel, typename T>
 GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   constexpr bool kFuse = kFuseProducts<kLevel, T>;
   if constexpr (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
-  diff_lanes lanes;
+  constexpr int kParts = kDiffParts<kLevel>;
+  using accumulators = split_diff<kParts>;
+  using part_f64 = typename accumulators::part_f64;
+  accumulators parts;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
-    lanes_f64 block_max = splat(-kInfinity);
+    part_f64 block_max[kParts];
+    for (part_f64& m : block_max) m = part_f64{} - kInfinity;
     for (int s = 0; s < kBlockSteps; s += 2) {
-      const step_pair a = load_step_pair<kLevel>(x + i + s * kLanes);
-      const step_pair b = load_step_pair<kLevel>(y + i + s * kLanes);
-      lanes.add_unchecked<kFuse>(a.first, b.first, block_max);
-      lanes.add_unchecked<kFuse>(a.second, b.second, block_max);
+      parts.template add_step_pair<kLevel, kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
     }
-    lanes.take_block_max(block_max, i);
+    parts.take_block_max(block_max, i);
   }
+  diff_lanes lanes = parts.to_lanes();
   if (!lanes.sums_finite()) return diff_careful(x, y, begin, end);
   lanes.find_max_elements(
       [&](std::int64_t k) { return std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])); });

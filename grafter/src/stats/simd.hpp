@@ -7,7 +7,7 @@
 // accumulators.hpp) and the component is built with -ffp-contract=off, so no
 // variant fuses a multiply-add that another rounds twice: the choice changes
 // speed, never a result. (The AVX-512 variants fuse exact products only,
-// which round the same fused or not: avx512_ops.hpp.)
+// which round the same fused or not: intrinsic_ops.hpp.)
 
 #include <cstdint>
 

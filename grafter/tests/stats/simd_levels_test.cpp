@@ -103,12 +103,29 @@ pass_results run_passes(const at::Tensor &x, const at::Tensor &y, double scale) 
   return r;
 }
 
-// Float64 values that every narrower dtype rounds; with_non_finite adds a NaN
-// and an Inf (a careful step each, and NaN sums) to an otherwise finite run.
-at::Tensor sample(at::ScalarType type, std::int64_t n, int seed, bool with_non_finite) {
+enum class sample_kind { finite, with_non_finite, ties };
+
+const char *kind_name(sample_kind kind) {
+  switch (kind) {
+    case sample_kind::with_non_finite:
+      return " with NaN/Inf";
+    case sample_kind::ties:
+      return " with ties";
+    case sample_kind::finite:
+      break;
+  }
+  return "";
+}
+
+// Float64 values that every narrower dtype rounds. with_non_finite adds a NaN
+// and an Inf (a careful step each, and NaN sums) to an otherwise finite run;
+// ties are the integers 0..6, so that many differences tie for the maximum
+// and its index is the first of them in every variant.
+at::Tensor sample(at::ScalarType type, std::int64_t n, int seed, sample_kind kind) {
   at::manual_seed(seed);
+  if (kind == sample_kind::ties) return at::randint(0, 7, {n}, at::kDouble).to(type);
   at::Tensor t = at::randn({n}, at::kDouble) * 7;
-  if (with_non_finite) {
+  if (kind == sample_kind::with_non_finite) {
     t[n / 3] = std::numeric_limits<double>::quiet_NaN();
     t[n / 2] = -std::numeric_limits<double>::infinity();
   }
@@ -122,10 +139,10 @@ TEST(simd_levels, every_level_matches_the_baseline) {
   for (const at::ScalarType from : types) {
     for (const at::ScalarType to : types) {
       for (const double scale : {1.0, 2.0, 0.1}) {
-        for (const bool with_non_finite : {false, true}) {
+        for (const sample_kind kind : {sample_kind::finite, sample_kind::with_non_finite, sample_kind::ties}) {
           seed += 2;
-          const at::Tensor x = sample(from, n, seed, with_non_finite);
-          const at::Tensor y = sample(to, n, seed + 1, with_non_finite);
+          const at::Tensor x = sample(from, n, seed, kind);
+          const at::Tensor y = sample(to, n, seed + 1, kind);
           pass_results baseline;
           {
             simd_cap cap(simd::baseline);
@@ -134,7 +151,7 @@ TEST(simd_levels, every_level_matches_the_baseline) {
           for (const simd level : {simd::avx2, simd::avx512}) {
             simd_cap cap(level);
             SCOPED_TRACE(std::string(c10::toString(from)) + " -> " + c10::toString(to) + " scale " +
-                         std::to_string(scale) + (with_non_finite ? " with NaN/Inf" : "") + " at " +
+                         std::to_string(scale) + kind_name(kind) + " at " +
                          level_name(level) + " (running " + level_name(graft::detail::active_simd()) + ")");
             const pass_results r = run_passes(x, y, scale);
             EXPECT_EQ(r.diff, baseline.diff);
