@@ -32,11 +32,6 @@
 #include "stats/passes.hpp"
 #include "stats/simd.hpp"
 
-// The helpers below are always inlined, so their vector arguments never
-// cross a call and GCC's -Wpsabi note about their ABI does not apply; it is
-// off for the files that include this (private) header.
-#pragma GCC diagnostic ignored "-Wpsabi"
-
 namespace graft::detail {
 
 inline constexpr int kLanes = 8;  // the lane index vectors below spell out 8 lanes

@@ -16,10 +16,6 @@
 
 #include "stats/simd.hpp"
 
-// The functions pass 32- and 64-byte vectors; when GCC does not inline one,
-// the call stays between this library's own loops of one level, all built
-// with the same flags, so GCC's -Wpsabi note about that ABI does not apply.
-#pragma GCC diagnostic ignored "-Wpsabi"
 // GCC 12's own _mm512_cvtps_pd starts from an undefined vector, which its
 // -Wmaybe-uninitialized reports in every loop that inlines it.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"

@@ -129,7 +129,9 @@ TEST(C10dExchange, ReceivedTensorsTheCallerKeepsAreNeverReused) {
       const void* storage = got.tensors[0].storage().data();
       if (seq % 2 == 0) {
         // The previous call's tensor was released: it comes back.
-        if (released != nullptr) EXPECT_EQ(storage, released) << "call " << seq;
+        if (released != nullptr) {
+          EXPECT_EQ(storage, released) << "call " << seq;
+        }
         kept.push_back(got.tensors[0]);
       } else {
         // The previous call's tensor is kept: this one is fresh.
