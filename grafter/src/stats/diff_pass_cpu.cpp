@@ -24,7 +24,7 @@ GRAFT_HOT void diff_step(diff_lanes& lanes, lanes_f64 a, lanes_f64 b, std::int64
   }
 }
 
-// The pairs in [i, end), fewer than kBlock, added to lanes; the folded total.
+// The pairs in [i, end), fewer than kMaxBlock, added to lanes; the folded total.
 template <typename T>
 GRAFT_HOT diff_partial diff_tail(diff_lanes lanes, const T* x, const T* y, std::int64_t i, std::int64_t end) {
   for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
@@ -71,10 +71,10 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
   using part_f64 = typename accumulators::part_f64;
   accumulators parts;
   std::int64_t i = begin;
-  for (; i + kBlock <= end; i += kBlock) {
+  for (; i + kMaxBlock <= end; i += kMaxBlock) {
     part_f64 block_max[kParts];
     for (part_f64& m : block_max) m = part_f64{} - kInfinity;
-    for (int s = 0; s < kBlockSteps; s += 2) {
+    for (int s = 0; s < kMaxBlockSteps; s += 2) {
       parts.template add_step_pair<kLevel, kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
     }
     parts.take_block_max(block_max, i);

@@ -203,7 +203,7 @@ GRAFT_HOT write_partial write_values(const Src* source, Dst* target, at::opmath_
   return write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
 }
 
-// The steps and elements in [i, end), fewer than kBlock, measured and
+// The steps and elements in [i, end), fewer than kMaxBlock, measured and
 // written one step at a time; the folded totals.
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* target, at::opmath_type<Src> scale,
@@ -265,9 +265,9 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
   constexpr bool kFuse = kFuseProducts<kLevel, Dst>;  // the diff is of old and written values, both Dst
   write_lanes lanes;
   std::int64_t i = begin;
-  for (; i + kBlock <= end; i += kBlock) {
+  for (; i + kMaxBlock <= end; i += kMaxBlock) {
     lanes_f64 block_max = splat(-kInfinity);
-    for (int s = 0; s < kBlockSteps; s += 2) {
+    for (int s = 0; s < kMaxBlockSteps; s += 2) {
       const std::int64_t at = i + s * kLanes;
       const step_pair old_pair = load_step_pair<kLevel>(target + at);
       step_values first, second;
