@@ -239,11 +239,14 @@ GRAFT_HOT step_pair widen_pair(pair_f32 f) {
 }
 
 // Two steps' values (2 * kLanes from p) as float64; the AVX-512 variants
-// convert float32 straight from memory (widen_floats).
+// convert float32 straight from memory (widen_floats) and bfloat16 a step at
+// a time (widen_bfloat16s).
 template <simd kLevel = simd::baseline, typename T>
 GRAFT_HOT step_pair load_step_pair(const T* p) {
   if constexpr (std::is_same_v<T, float> && kLevel == simd::avx512) {
     return {widen_floats(p), widen_floats(p + kLanes)};
+  } else if constexpr (std::is_same_v<T, c10::BFloat16> && kLevel == simd::avx512) {
+    return {widen_bfloat16s(p), widen_bfloat16s(p + kLanes)};
   } else if constexpr (kVectorised<T>) {
     return widen_pair(load_f32_pair(p));
   } else {

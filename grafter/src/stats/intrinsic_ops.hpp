@@ -40,6 +40,16 @@ GRAFT_TARGET_AVX512 inline f64x8 widen_floats(const float* p) {
   return reinterpret_cast<f64x8>(_mm512_cvtps_pd(_mm256_loadu_ps(p)));
 }
 
+// Eight bfloat16 values as float64 (exact): each becomes the high half of a
+// float, and the eight floats convert whole. GCC 12 widens the 16 values of
+// a step pair with one 512-bit word shuffle instead (load_f32_pair), which
+// took about 10% longer in compare() on AMD Zen 4.
+GRAFT_TARGET_AVX512 inline f64x8 widen_bfloat16s(const c10::BFloat16* p) {
+  const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  const __m256i wide = _mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16);
+  return reinterpret_cast<f64x8>(_mm512_cvtps_pd(_mm256_castsi256_ps(wide)));
+}
+
 GRAFT_TARGET_AVX2 inline f64x4 widen_floats_avx2(const float* p) {
   return reinterpret_cast<f64x4>(_mm256_cvtps_pd(_mm_loadu_ps(p)));
 }
