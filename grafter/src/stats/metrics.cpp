@@ -79,16 +79,20 @@ diff_metrics compare(const at::Tensor& x, const at::Tensor& y) {
 }
 
 void to_json(nlohmann::json& out, const diff_metrics& m) {
-  out = nlohmann::json{{"outcome", outcome_name(m.outcome)},
-                       {"numel", m.numel},
-                       {"rel_diff", json_number(m.rel_diff())},
-                       {"max_abs", json_number(m.max_abs)},
-                       {"max_abs_index", m.max_abs_index},
-                       {"mean_abs", json_number(m.mean_abs())},
-                       {"cosine", json_number(m.cosine())},
-                       {"sqnr_db", json_number(m.sqnr_db())},
-                       {"nan", {{"x", m.x_nan}, {"y", m.y_nan}}},
-                       {"inf", {{"x", m.x_inf}, {"y", m.y_inf}}}};
+  // Member by member: an initializer list would build every value twice.
+  out = nlohmann::json::object();
+  out["outcome"] = outcome_name(m.outcome);
+  out["numel"] = m.numel;
+  out["rel_diff"] = json_number(m.rel_diff());
+  out["max_abs"] = json_number(m.max_abs);
+  out["max_abs_index"] = m.max_abs_index;
+  out["mean_abs"] = json_number(m.mean_abs());
+  out["cosine"] = json_number(m.cosine());
+  out["sqnr_db"] = json_number(m.sqnr_db());
+  out["nan"]["x"] = m.x_nan;
+  out["nan"]["y"] = m.y_nan;
+  out["inf"]["x"] = m.x_inf;
+  out["inf"]["y"] = m.y_inf;
   if (m.outcome != diff_metrics::status::ok) out["detail"] = m.detail;
 }
 

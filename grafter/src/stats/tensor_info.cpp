@@ -102,11 +102,13 @@ void to_json(nlohmann::json& out, const tensor_info& info) {
   const auto optional_number = [](const std::optional<double>& v) {
     return v ? json_number(*v) : nlohmann::json(nullptr);
   };
-  out = nlohmann::json{{"shape", info.shape},
-                       {"stride", info.stride},
-                       {"dtype", info.dtype},
-                       {"device", info.device},
-                       {"numel", info.numel}};
+  // Member by member: an initializer list would build every value twice.
+  out = nlohmann::json::object();
+  out["shape"] = info.shape;
+  out["stride"] = info.stride;
+  out["dtype"] = info.dtype;
+  out["device"] = info.device;
+  out["numel"] = info.numel;
   if (!info.measured) {
     out["measured"] = false;
     return;
