@@ -14,6 +14,7 @@
 // device (or without the CUDA toolkit at build time) one case registers and
 // skips with the reason.
 
+#include <stdexcept>
 #include <string>
 
 #include <ATen/ATen.h>
@@ -182,7 +183,12 @@ void register_aten_case(const std::string& variant, const dtype_case& d, std::in
                                [d, bytes, rw_factor, body](benchmark::State& state) {
                                  recv_setup setup(d, bytes, at::kCUDA);
                                  event_timer timer;
-                                 timer.run(state, [&] { body(setup); });
+                                 try {
+                                   timer.run(state, [&] { body(setup); });
+                                 } catch (const std::exception& e) {
+                                   state.SkipWithError(e.what());
+                                   return;
+                                 }
                                  graft_bench::set_traffic(state, bytes, rw_factor * bytes);
                                })
       ->UseManualTime()

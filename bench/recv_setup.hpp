@@ -4,11 +4,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include <ATen/ATen.h>
-#include <nlohmann/json.hpp>
 
 #include <graft/transform.hpp>
 
@@ -31,15 +31,19 @@ struct recv_setup {
     target = at::randn({n}, at::device(device)).to(d.type);
   }
 
-  // Runs the guarded recv path with `chosen`, measuring or not (measure=off);
-  // returns its event.
-  std::pair<std::string, nlohmann::json> graft(const graft::transform& chosen, bool measure) {
+  // Runs the guarded recv path with `chosen`, measuring or not (measure=off).
+  // Throws when the graft was skipped: a bench would time the wrong thing.
+  graft::detail::recv_outcome graft(const graft::transform& chosen, bool measure) {
     graft::received incoming;
     incoming.sender_ranks = {0};
     incoming.tensors = {source};
     incoming.extras = {nullptr};
-    return graft::detail::graft_received(
+    graft::detail::recv_outcome outcome = graft::detail::graft_received(
         {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem, measure});
+    if (!outcome.grafted) {
+      throw std::runtime_error("the bench graft was skipped: " + outcome.fields().dump());
+    }
+    return outcome;
   }
 };
 

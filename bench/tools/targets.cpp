@@ -33,6 +33,8 @@ const std::vector<case_spec>& case_specs() {
        "intercept_floor_empty", target_kind::max_ns, 200, 0},
       {"3", "identity graft, measure=off (validate + write) vs copy_", "recv_identity_graft",
        "recv_floor_copy", target_kind::max_ratio, 1.10, kMiB},
+      {"3", "identity graft, measure=off, and its event's fields built vs copy_", "recv_identity_event",
+       "recv_floor_copy", target_kind::none, 0, 0},
       {"3", "identity graft, measure=full (write + statistics + metrics in one pass) vs copy_",
        "recv_identity_measured", "recv_floor_copy", target_kind::none, 0, 0},
       {"3", "describe x2 + compare + copy_ (measuring without the fused pass) vs copy_", "recv_identity_legacy",

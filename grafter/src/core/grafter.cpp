@@ -215,8 +215,10 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
                                s.chosen_transform ? &*s.chosen_transform : nullptr,
                                s.transform_problem,
                                measures};
-  auto [kind, fields] = detail::graft_received(std::move(request));
-  if (measure_only) kind = kind == "recv_grafted" ? "compare" : "compare_skipped";
+  const detail::recv_outcome outcome = detail::graft_received(std::move(request));
+  std::string kind = outcome.kind();
+  if (measure_only) kind = outcome.grafted ? "compare" : "compare_skipped";
+  nlohmann::json fields = outcome.fields();
   fields["tags"] = tags_json(t);
   fields["direction"] = to_string(dir);
   s.emit(std::move(kind), std::move(fields));

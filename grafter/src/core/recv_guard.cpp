@@ -48,9 +48,9 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
 }
 
 // Everything that can make a candidate unusable, checked before any write;
-// records a cast or a move in notes. Never broadcasts.
+// records a cast or a move in the outcome. Never broadcasts.
 void validate_candidate(const at::Tensor& candidate, const at::Tensor& target,
-                        const std::string& transform_name, nlohmann::json& notes) {
+                        const std::string& transform_name, recv_outcome& outcome) {
   if (!candidate.defined()) {
     throw skip("transform_undefined", "transform '" + transform_name + "' returned an undefined tensor");
   }
@@ -65,10 +65,10 @@ void validate_candidate(const at::Tensor& candidate, const at::Tensor& target,
                                          dtype_name(candidate) + " for a real " + dtype_name(target) + " target");
   }
   if (candidate.scalar_type() != target.scalar_type()) {
-    notes["cast"] = dtype_name(candidate) + " -> " + dtype_name(target);
+    outcome.cast = dtype_name(candidate) + " -> " + dtype_name(target);
   }
   if (candidate.device() != target.device()) {
-    notes["moved"] = candidate.device().str() + " -> " + target.device().str();
+    outcome.moved = candidate.device().str() + " -> " + target.device().str();
   }
 }
 
@@ -109,18 +109,17 @@ std::vector<std::int64_t> row_major_strides(at::IntArrayRef shape) {
 }
 
 // Writes scale * source into target in one pass; when measuring, fills the
-// event's before, candidate and metrics from that same pass, else their
+// outcome's before, candidate and metrics from that same pass, else their
 // layouts only. candidate_stride is the layout the candidate tensor would
 // have had. Cannot fail once called.
 void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor& target,
                        const std::vector<std::int64_t>& candidate_stride, bool measure,
-                       nlohmann::json& fields) {
+                       recv_outcome& outcome) {
   const at::Tensor dense = source.contiguous();
   if (!measure) {
-    tensor_info candidate = describe_layout(source);
-    candidate.stride = candidate_stride;
-    fields["before"] = describe_layout(target);
-    fields["candidate"] = candidate;
+    outcome.before = describe_layout(target);
+    outcome.candidate = describe_layout(source);
+    outcome.candidate->stride = candidate_stride;
     detail::cpu_write(dense, scale, target);
     target.unsafeGetTensorImpl()->bump_version();
     return;
@@ -128,9 +127,9 @@ void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor&
   const detail::measured_write result = detail::cpu_write_measured(dense, scale, target);
   // What copy_ does: autograd's saved tensors notice the in-place write.
   target.unsafeGetTensorImpl()->bump_version();
-  fields["before"] = detail::describe_with(target, target.strides().vec(), result.before);
-  fields["candidate"] = detail::describe_with(source, candidate_stride, result.candidate);
-  fields["metrics"] = result.metrics;
+  outcome.before = detail::describe_with(target, target.strides().vec(), result.before);
+  outcome.candidate = detail::describe_with(source, candidate_stride, result.candidate);
+  outcome.metrics = result.metrics;
 }
 
 // The transform's fused plan for this call when the grafter can honour it:
@@ -164,54 +163,56 @@ void check_writable(const at::Tensor& target) {
 
 }  // namespace
 
-std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
+recv_outcome graft_received(recv_request request) {
   const at::Tensor& target = request.target;
-  const received& incoming = request.incoming;
-  nlohmann::json fields;
-  fields["n_senders"] = incoming.tensors.size();
-  fields["sender_ranks"] = incoming.sender_ranks;
-  fields["sender_extras"] = incoming.extras;
+  recv_outcome outcome;
+  outcome.n_senders = request.incoming.tensors.size();
+  outcome.sender_ranks = request.incoming.sender_ranks;
+  outcome.sender_extras = request.incoming.extras;
   try {
     if (request.chosen == nullptr) {
       throw skip("transform_load", "the transform could not be loaded: " + request.transform_problem);
     }
     const transform& chosen = *request.chosen;
-    fields["transform"] = chosen.name;
+    outcome.transform = chosen.name;
+    std::vector<at::Tensor> on_target_device = senders_on_target_device(request.incoming, target);
     const graft_transform_input input{request.call_tags,
-                                      senders_on_target_device(incoming, target),
-                                      incoming.extras,
+                                      std::move(on_target_device),
+                                      std::move(request.incoming.extras),
                                       target,
                                       request.dir,
                                       request.layout.local_rank,
                                       request.layout.side_world_size(request.layout.side),
-                                      incoming.sender_ranks};
+                                      std::move(request.incoming.sender_ranks)};
 
     // Fused: no candidate tensor at all, one pass from the sender's tensor.
     if (const std::optional<fused_plan> plan = usable_plan(chosen, input)) {
       const at::Tensor& source = input.received_list[plan->source];
-      validate_candidate(source, target, chosen.name, fields);
+      validate_candidate(source, target, chosen.name, outcome);
       const std::vector<std::int64_t> stride =
           plan->scale == 1.0 ? source.strides().vec() : row_major_strides(source.sizes());
-      write_in_one_pass(source, plan->scale, target, stride, request.measure, fields);
-      return {"recv_grafted", std::move(fields)};
+      write_in_one_pass(source, plan->scale, target, stride, request.measure, outcome);
+      outcome.grafted = true;
+      return outcome;
     }
 
     const at::Tensor candidate = run_transform(chosen, input);
-    validate_candidate(candidate, target, chosen.name, fields);
+    validate_candidate(candidate, target, chosen.name, outcome);
     if (writes_in_one_pass(candidate, target)) {
-      write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, fields);
-      return {"recv_grafted", std::move(fields)};
+      write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, outcome);
+      outcome.grafted = true;
+      return outcome;
     }
 
     // Any other device, dtype or layout: convert, measure, then copy_.
     const at::Tensor conformed = conform(candidate, target);
     if (request.measure) {
-      fields["before"] = describe(target);
-      fields["candidate"] = describe(candidate);
-      fields["metrics"] = compare(target, conformed);
+      outcome.before = describe(target);
+      outcome.candidate = describe(candidate);
+      outcome.metrics = compare(target, conformed);
     } else {
-      fields["before"] = describe_layout(target);
-      fields["candidate"] = describe_layout(candidate);
+      outcome.before = describe_layout(target);
+      outcome.candidate = describe_layout(candidate);
     }
     check_writable(target);
     try {
@@ -219,17 +220,36 @@ std::pair<std::string, nlohmann::json> graft_received(recv_request request) {
     } catch (const std::exception& e) {
       throw skip("copy_failed", std::string("copying the candidate into the target failed: ") + e.what());
     }
-    return {"recv_grafted", std::move(fields)};
+    outcome.grafted = true;
+    return outcome;
   } catch (const skip& s) {
-    fields["error_kind"] = s.kind;
-    fields["message"] = std::string(s.what()) + " (target tensor unchanged)";
+    outcome.error_kind = s.kind;
+    outcome.message = std::string(s.what()) + " (target tensor unchanged)";
   } catch (const std::exception& e) {
-    fields["error_kind"] = "internal";
-    fields["message"] = std::string(e.what()) + " (target tensor unchanged)";
+    outcome.error_kind = "internal";
+    outcome.message = std::string(e.what()) + " (target tensor unchanged)";
   }
   // Unchanged, so describing it now describes it as it was.
-  fields["before"] = request.measure ? describe(target) : describe_layout(target);
-  return {"recv_skipped", std::move(fields)};
+  outcome.before = request.measure ? describe(target) : describe_layout(target);
+  return outcome;
+}
+
+nlohmann::json recv_outcome::fields() const {
+  nlohmann::json out;
+  out["n_senders"] = n_senders;
+  out["sender_ranks"] = sender_ranks;
+  out["sender_extras"] = sender_extras;
+  if (transform) out["transform"] = *transform;
+  if (cast) out["cast"] = *cast;
+  if (moved) out["moved"] = *moved;
+  out["before"] = before;
+  if (candidate) out["candidate"] = *candidate;
+  if (metrics) out["metrics"] = *metrics;
+  if (!grafted) {
+    out["error_kind"] = error_kind;
+    out["message"] = message;
+  }
+  return out;
 }
 
 }  // namespace graft::detail

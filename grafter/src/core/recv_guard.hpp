@@ -1,17 +1,20 @@
 #pragma once
 // The receive side of one graft, as one guarded step: transform, validate,
 // convert, measure (unless measure=off), copy. Any failure leaves the target bit for bit unchanged
-// and comes back as a recv_skipped event with its error kind.
+// and comes back as a recv_skipped outcome with its error kind.
 
+#include <optional>
 #include <string>
-#include <utility>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 
 #include <graft/exchange.hpp>
+#include <graft/metrics.hpp>
 #include <graft/role.hpp>
 #include <graft/tags.hpp>
+#include <graft/tensor_info.hpp>
 #include <graft/transform.hpp>
 
 namespace graft::detail {
@@ -29,7 +32,27 @@ struct recv_request {
   bool measure = true;
 };
 
-// Returns the event: ("recv_grafted", fields) or ("recv_skipped", fields).
-std::pair<std::string, nlohmann::json> graft_received(recv_request request);
+// What one graft did, as values: the graft itself builds no JSON, so its cost
+// is the work on the tensors; the event's fields come from fields() when the
+// event is written.
+struct recv_outcome {
+  bool grafted = false;
+  std::size_t n_senders = 0;
+  std::vector<int> sender_ranks;
+  std::vector<nlohmann::json> sender_extras;
+  std::optional<std::string> transform;  // absent when it failed to load
+  // "float64 -> float32", "cuda:0 -> cpu": what conforming the candidate did.
+  std::optional<std::string> cast, moved;
+  tensor_info before;  // the target before the graft (unchanged when skipped)
+  std::optional<tensor_info> candidate;
+  std::optional<diff_metrics> metrics;  // measured grafts only
+  std::string error_kind, message;      // skipped only
+
+  const char* kind() const { return grafted ? "recv_grafted" : "recv_skipped"; }
+  // The event's kind-specific fields.
+  nlohmann::json fields() const;
+};
+
+recv_outcome graft_received(recv_request request);
 
 }  // namespace graft::detail
