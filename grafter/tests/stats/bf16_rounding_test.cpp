@@ -31,8 +31,8 @@ float from_bits(std::uint32_t bits) {
 }
 
 // Values whose bfloat16 rounding is special, spread over ordinary ones so
-// that some 32-value vectors hold one and others hold none. Without the
-// non-finite ones, a measured write takes its unchecked path.
+// that some 32-value vectors (and 128-value groups) hold one and others hold
+// none. Without the non-finite ones, a measured write takes its unchecked path.
 at::Tensor delicate_float32(bool with_non_finite = true) {
   std::vector<float> special{
       from_bits(0x00000001),  // smallest denormal
@@ -123,6 +123,19 @@ TEST(bf16_rounding, scaled_bfloat16_gives_c10_bits) {
   expect_c10_bits(source, 2.0);
   expect_c10_bits(source, 0.5);
   expect_c10_bits(delicate_float32(false).to(at::kBFloat16), 2.0);
+}
+
+TEST(bf16_rounding, a_source_that_is_the_target_is_read_before_written) {
+  const at::Tensor source = delicate_float32().to(at::kBFloat16);
+  const at::Tensor expected = c10_bits(source, 2.0);
+  for (const simd level : {simd::baseline, simd::avx2, simd::avx512}) {
+    SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)));
+    const simd previous = graft::detail::limit_simd(level);
+    const at::Tensor t = source.clone();
+    graft::detail::cpu_write(t, 2.0, t);
+    graft::detail::limit_simd(previous);
+    EXPECT_TRUE(at::equal(t.view(at::kShort), expected));
+  }
 }
 
 TEST(bf16_rounding, the_instruction_runs_only_at_the_avx512_level) {
