@@ -2,19 +2,23 @@
 # The CUDA bench, in one command, for a machine with a CUDA device, the CUDA
 # toolkit (nvcc) and a CUDA-enabled libtorch. Configures build-gpu/ with CUDA,
 # builds the bench and cuda_kernels_test, checks the kernels against the host,
-# runs cuda_bench (and the CPU recv bench for reference) up to 256 MiB, and
-# writes reports/bench-gpu/ (JSON, report.md, latency.svg).
+# runs cuda_bench up to 256 MiB, and writes reports/bench-gpu/ (JSON,
+# report.md, latency.svg).
 #
 # Usage: ci/gpu-bench.sh [extra Google Benchmark flags...]
 # Environment (all optional):
 #   GRAFT_TORCH_PREFIX        libtorch's CMake prefix; default: the pip torch's,
 #                             python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'
 #   CMAKE_CUDA_ARCHITECTURES  default 90 (H100/H200)
-#   GRAFT_BENCH_MAX_MIB       default 256; GRAFT_BENCH_MIN_TIME, GRAFT_BENCH_REPETITIONS as in ci/bench.sh
+#   GRAFT_BENCH_MAX_MIB       default 256; GRAFT_BENCH_MIN_TIME, GRAFT_BENCH_REPETITIONS,
+#                             GRAFT_BENCH_OUT as in ci/bench.sh
+#   GRAFT_BENCH_ONLY          default cuda_bench; "cuda_bench recv_bench" adds the CPU cases
 #
-# The rest of graft's dependencies (Gloo headers, RE2, nlohmann_json, GTest,
-# Google Benchmark) come from ci/install-deps.sh; libtorch must use the same
-# C++ ABI as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7).
+# The rest of graft's dependencies (Gloo headers, RE2, nlohmann_json, CLI11,
+# GTest, Google Benchmark) come from .gpu-deps/ when it is there (made by
+# ci/gpu-deps.sh on a Debian 12 machine, for a machine without a package
+# registry), else from ci/install-deps.sh. libtorch must use the same C++ ABI
+# as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,10 +31,24 @@ if [ -z "$prefix" ]; then
 fi
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.memory --format=csv || true
 
-bash ci/install-deps.sh
+prefix_path="$prefix"
+carried="$PWD/.gpu-deps/root"
+if [ -d "$carried" ]; then
+  # Found before anything installed: CMake packages through the prefix, RE2
+  # through pkg-config (the machine's, else the carried one), and the shared
+  # libraries at run time.
+  libdir="$carried/usr/lib/x86_64-linux-gnu"
+  prefix_path="$carried/usr;$prefix"
+  export PKG_CONFIG_LIBDIR="$libdir/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$carried"
+  export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  command -v pkg-config >/dev/null || export PATH="$PATH:$carried/usr/bin"
+  echo "gpu-bench: building against the packages in .gpu-deps/"
+else
+  bash ci/install-deps.sh
+fi
 build=build-gpu
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_PREFIX_PATH="$prefix_path" \
   -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
   -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_BENCH_CUDA=ON
 if ! cmake --build "$build" --target help | grep -q graft_cuda_kernels; then
@@ -43,5 +61,5 @@ cmake --build "$build" --target graft_benches cuda_kernels_test -j "${GRAFT_JOBS
 GRAFT_BENCH_BUILD_DIR="$build" GRAFT_BENCH_SKIP_BUILD=1 \
 GRAFT_BENCH_OUT="${GRAFT_BENCH_OUT:-reports/bench-gpu}" \
 GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-256}" \
-GRAFT_BENCH_ONLY="cuda_bench recv_bench" \
+GRAFT_BENCH_ONLY="${GRAFT_BENCH_ONLY:-cuda_bench}" \
   bash ci/bench.sh "$@"
