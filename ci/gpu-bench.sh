@@ -46,8 +46,13 @@ if [ -d "$carried" ]; then
 else
   bash ci/install-deps.sh
 fi
+# c10d's NCCL header needs nccl.h: a pip torch's comes in the nvidia-nccl wheel.
+nccl=()
+nccl_include="$(python3 -c 'import os, nvidia.nccl; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' \
+  2>/dev/null || true)"
+if [ -n "$nccl_include" ] && [ -f "$nccl_include/nccl.h" ]; then nccl=(-DGRAFT_NCCL_INCLUDE_DIR="$nccl_include"); fi
 build=build-gpu
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${nccl[@]}" \
   -DCMAKE_PREFIX_PATH="$prefix_path" \
   -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
   -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_BENCH_CUDA=ON
