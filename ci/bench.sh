@@ -15,6 +15,9 @@
 #   GRAFT_BENCH_FILTER        --benchmark_filter regex (default: everything)
 #   GRAFT_BENCH_ONLY          space-separated executables to run (default: all of them)
 #   GRAFT_BENCH_SKIP_BUILD=1  run what is already built
+#   GRAFT_BENCH_INTERLEAVE    1 (default): run the repetitions of all benchmarks
+#                             in random order, so that a slow spell of a shared
+#                             machine falls on floors and variants alike; 0: in turn
 #
 # Compare two runs (exit 1 on a regression of the median ratio beyond 10%):
 #   <build>/bench/tools/graft_bench_report compare base/recv_bench.json new/recv_bench.json
@@ -26,6 +29,8 @@ out="${GRAFT_BENCH_OUT:-reports/bench}"
 min_time="${GRAFT_BENCH_MIN_TIME:-0.1}"
 repetitions="${GRAFT_BENCH_REPETITIONS:-5}"
 filter="${GRAFT_BENCH_FILTER:-.}"
+interleave=true
+[ "${GRAFT_BENCH_INTERLEAVE:-1}" != 0 ] || interleave=false
 export GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-64}"
 
 if [ "${GRAFT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
@@ -44,11 +49,12 @@ fi
 mkdir -p "$out"
 jsons=()
 for name in $benches; do
-  echo "== $name (min_time ${min_time}s x ${repetitions}, sizes up to ${GRAFT_BENCH_MAX_MIB} MiB)"
+  echo "== $name (min_time ${min_time}s x ${repetitions}, interleaved: ${interleave}, sizes up to ${GRAFT_BENCH_MAX_MIB} MiB)"
   "$build/bench/$name" \
     --benchmark_filter="$filter" \
     --benchmark_min_time="$min_time" \
     --benchmark_repetitions="$repetitions" \
+    --benchmark_enable_random_interleaving="$interleave" \
     --benchmark_report_aggregates_only=false \
     --benchmark_display_aggregates_only=true \
     --benchmark_out="$out/$name.json" --benchmark_out_format=json \
