@@ -2,7 +2,7 @@
 # For a CUDA machine that has libtorch, CMake, ninja and nvcc but no package
 # registry: run this here, on Debian 12 with apt, to download the Debian
 # packages graft builds against besides libtorch and unpack them into
-# .gpu-deps/root (git-ignored, about 10 MiB). Take .gpu-deps/ along to that
+# .gpu-deps/root (git-ignored, about 6 MiB). Take .gpu-deps/ along to that
 # machine; ci/gpu-bench.sh builds against it when it is there.
 #
 # Usage: ci/gpu-deps.sh            (re-running replaces .gpu-deps/)

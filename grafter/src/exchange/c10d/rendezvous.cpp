@@ -122,7 +122,8 @@ void check_c10d_config(const graft_config& config) {
 #ifndef GRAFT_WITH_NCCL
     GRAFT_THROW(config_error,
                 "backend: 'nccl' needs a CUDA build of libtorch, and graft was built without NCCL "
-                "(its libtorch has no CUDA); use backend=gloo");
+                "(its libtorch has no CUDA, or CMake found no nccl.h: set GRAFT_NCCL_INCLUDE_DIR when "
+                "building); use backend=gloo");
 #endif
   } else if (config.backend != "gloo") {
     GRAFT_THROW(config_error, "backend: '" + config.backend + "' is not supported; use gloo or nccl");
