@@ -41,6 +41,12 @@ struct diff_metrics {
 // Compares x and y (any float/int dtypes; any devices: y is read where x lives).
 diff_metrics compare(const at::Tensor& x, const at::Tensor& y);
 
+// How many threads the CPU passes (compare(), describe(), a measured graft)
+// spread a large tensor's chunks over at the moment: found by running a
+// parallel region, so it is what a pass would get, at most
+// at::get_num_threads(). 1 means serial passes.
+int cpu_pass_threads();
+
 // JSON with derived values; NaN/Inf/-0.0 encoded as the strings "NaN", "Inf",
 // "-Inf", "-0.0" because JSON has no literal for them.
 void to_json(nlohmann::json& out, const diff_metrics& m);

@@ -279,6 +279,20 @@ TEST(compare, reads_inputs_that_require_grad) {
             "rel_diff=0.0285714 max_abs=1 mean_abs=0.333333");
 }
 
+// The thread-count test above holds trivially if the passes never leave one
+// thread; in a libtorch built with OpenMP they do only when this component is
+// compiled with OpenMP too (grafter/CMakeLists.txt).
+TEST(cpu_pass_threads, follows_libtorchs_thread_count) {
+  const int threads = at::get_num_threads();
+  at::set_num_threads(2);
+  const int two = graft::cpu_pass_threads();
+  at::set_num_threads(1);
+  const int one = graft::cpu_pass_threads();
+  at::set_num_threads(threads);
+  EXPECT_EQ(two, 2);
+  EXPECT_EQ(one, 1);
+}
+
 TEST(compare, rejects_inputs_without_real_values) {
   const at::Tensor complex = at::zeros({2}, at::kComplexFloat);
   EXPECT_THROW(graft::compare(complex, complex), graft::error);
