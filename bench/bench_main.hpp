@@ -13,8 +13,12 @@ namespace graft_bench {
 template <typename Register>
 int run_benchmarks(int argc, char** argv, Register register_cases) {
   register_cases();
-  // Ratios of the CPU passes depend on it: they spread over these threads.
+  // Conditions the figures depend on, for the report and compare: the CPU
+  // passes spread over these threads, and graft's build type (Google
+  // Benchmark's library_build_type is its own library's).
   benchmark::AddCustomContext("graft_cpu_pass_threads", std::to_string(graft::cpu_pass_threads()));
+  const std::string build_type = GRAFT_BUILD_TYPE;
+  benchmark::AddCustomContext("graft_build_type", build_type.empty() ? "none" : build_type);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

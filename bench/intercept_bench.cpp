@@ -11,6 +11,8 @@
 
 #include <graft/grafter.hpp>
 
+#include "bench_main.hpp"
+
 namespace {
 
 // The floor: a call that takes the same arguments and does nothing.
@@ -66,4 +68,6 @@ BENCHMARK(intercept_no_match);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  return graft_bench::run_benchmarks(argc, argv, [] {});  // cases register statically (BENCHMARK)
+}

@@ -45,6 +45,19 @@ std::string value_text(const measure& m) {
   return buffer;
 }
 
+// Conditions that change figures by design; a difference is reported, not
+// judged (the table still compares every benchmark).
+void note_condition_changes(const run_context& base, const run_context& fresh, std::ostream& out) {
+  static const char* const kConditions[] = {"graft_cpu_pass_threads", "graft_build_type", "num_cpus"};
+  for (const char* key : kConditions) {
+    const auto b = base.find(key);
+    const auto n = fresh.find(key);
+    if (b == base.end() || n == fresh.end() || b->second == n->second) continue;
+    out << "Note: the runs differ in " << key << " (base " << b->second << ", new " << n->second
+        << "); changes may come from that alone.\n";
+  }
+}
+
 }  // namespace
 
 int compare_runs(const std::string& base_path, const std::string& new_path, const compare_options& options,
@@ -84,6 +97,7 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
   out << "\n" << compared << " compared, threshold " << percent(options.threshold).substr(1) << ": "
       << regressions << " regression(s), " << noisy << " too noisy to tell.\n";
   if (compared == 0) out << "No benchmark is in both runs with the same measure.\n";
+  note_condition_changes(read_context(base_path), read_context(new_path), out);
   return regressions > 0 ? 1 : 0;
 }
 

@@ -63,6 +63,25 @@ void summary(std::ostringstream& out, const std::vector<row>& rows) {
   out << "\n";
 }
 
+// Where and how each input ran: the ratios of the CPU passes depend on the
+// threads they had, and every figure on the build type.
+void runs(std::ostringstream& out, const std::vector<std::string>& inputs) {
+  out << "## Runs\n\n"
+      << "| input | date | host | CPUs | MHz | graft build | CPU pass threads |\n"
+      << "| --- | --- | --- | --- | --- | --- | --- |\n";
+  for (const std::string& in : inputs) {
+    const run_context context = read_context(in);
+    const auto field = [&](const char* key) {
+      const auto it = context.find(key);
+      return it == context.end() ? std::string("-") : it->second;
+    };
+    out << "| `" << in << "` | " << field("date") << " | " << field("host_name") << " | " << field("num_cpus")
+        << " | " << field("mhz_per_cpu") << " | " << field("graft_build_type") << " | "
+        << field("graft_cpu_pass_threads") << " |\n";
+  }
+  out << "\n";
+}
+
 }  // namespace
 
 std::string time_text(double ns) {
@@ -79,10 +98,8 @@ std::string markdown_report(const std::map<std::string, result>& results, const 
       << "Every ratio divides a variant's median real time by its floor's, measured in the same run "
          "(same executable, same process, same dtype and size); absolute times only hold on the machine "
          "that ran them. cv is the combined coefficient of variation of both medians (with "
-         "`--benchmark_repetitions`); figures whose cv exceeds their margin are noise.\n\n"
-      << "Inputs:";
-  for (const std::string& in : inputs) out << " `" << in << "`";
-  out << "\n\n";
+         "`--benchmark_repetitions`); figures whose cv exceeds their margin are noise.\n\n";
+  runs(out, inputs);
   summary(out, rows);
 
   out << "## All figures\n\n"

@@ -45,9 +45,9 @@ struct pending {
   std::optional<double> median_aggregate;
 };
 
-}  // namespace
-
-std::vector<result> read_results(const std::string& path) {
+// The file as a Google Benchmark JSON document (an object with a
+// "benchmarks" array).
+nlohmann::json read_document(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw bad_input(path + ": cannot open the file");
   nlohmann::json doc;
@@ -60,10 +60,17 @@ std::vector<result> read_results(const std::string& path) {
     throw bad_input(path + ": no \"benchmarks\" array; write it with --benchmark_out=FILE "
                            "--benchmark_out_format=json");
   }
+  return doc;
+}
+
+}  // namespace
+
+std::vector<result> read_results(const std::string& path) {
+  const nlohmann::json doc = read_document(path);
   std::map<std::string, pending> by_name;
   std::vector<std::string> order;
   std::size_t index = 0;
-  for (const nlohmann::json& b : doc["benchmarks"]) {
+  for (const nlohmann::json& b : doc.at("benchmarks")) {
     const std::string where = path + ": benchmarks[" + std::to_string(index++) + "]";
     if (!b.is_object() || !b.contains("name") || !b["name"].is_string()) {
       throw bad_input(where + ": no \"name\" string");
@@ -115,6 +122,21 @@ std::vector<result> read_results(const std::string& path) {
       throw bad_input(path + ": '" + name + "' has neither a run nor an error");
     }
     out.push_back(std::move(p.r));
+  }
+  return out;
+}
+
+run_context read_context(const std::string& path) {
+  const nlohmann::json doc = read_document(path);
+  run_context out;
+  const auto it = doc.find("context");
+  if (it == doc.end() || !it->is_object()) return out;
+  for (const auto& [key, value] : it->items()) {
+    if (value.is_string()) {
+      out[key] = value.get<std::string>();
+    } else if (value.is_primitive() && !value.is_null()) {
+      out[key] = value.dump();
+    }
   }
   return out;
 }
