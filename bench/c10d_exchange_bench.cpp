@@ -15,6 +15,7 @@
 #include <graft/c10d_exchange.hpp>
 #include <graft/config.hpp>
 
+#include "bench_main.hpp"
 #include "loopback_gloo.hpp"
 
 namespace {
@@ -174,4 +175,6 @@ BENCHMARK(BM_raw_gloo_allgather_then_payload)->Apply(sizes);
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  return graft_bench::run_benchmarks(argc, argv, [] {});  // cases register statically (BENCHMARK)
+}

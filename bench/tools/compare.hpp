@@ -4,8 +4,8 @@
 // (robust to a slower or busier machine), else by its median time. A change
 // beyond the threshold is a regression only when it also exceeds twice the
 // combined noise (cv) of both runs; otherwise it is "too noisy to tell".
-// Runs whose conditions differ (CPU pass threads, graft's build type, CPU count) get
-// a note saying so.
+// Runs whose conditions differ (CPU pass threads, graft's build type, CPU
+// count) get a note saying so.
 
 #include <ostream>
 #include <string>
