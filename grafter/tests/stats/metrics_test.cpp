@@ -289,7 +289,8 @@ TEST(cpu_pass_threads, follows_libtorchs_thread_count) {
   at::set_num_threads(1);
   const int one = graft::cpu_pass_threads();
   at::set_num_threads(threads);
-  EXPECT_EQ(two, 2);
+  EXPECT_EQ(two, 2) << "the CPU passes stay on one thread: graft_stats needs OpenMP when libtorch uses it "
+                       "(CMake warns when it finds none)";
   EXPECT_EQ(one, 1);
 }
 
