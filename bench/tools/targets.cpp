@@ -23,6 +23,23 @@ std::optional<double> bandwidth(const result& r) {
   return it->second / r.median_ns;  // bytes per ns == GB/s
 }
 
+// Whether a missed target was missed by less than the figure's relative
+// noise: both medians' cv for a ratio or share, the measured one's for an
+// absolute time. Without repetitions the noise is unknown, and a miss is one.
+bool missed_within_noise(const case_spec& spec, const row& r) {
+  if (r.met != false) return false;
+  const std::optional<double> noise = spec.kind == target_kind::max_ns ? r.measured->cv : r.noise;
+  if (!noise) return false;
+  double margin = 0;  // how far the figure is beyond its target, relative to it
+  switch (spec.kind) {
+    case target_kind::max_ratio: margin = *r.ratio / spec.target - 1; break;
+    case target_kind::max_ns: margin = r.measured->median_ns / spec.target - 1; break;
+    case target_kind::min_bandwidth_share: margin = spec.target / *r.bandwidth_share - 1; break;
+    case target_kind::none: return false;
+  }
+  return margin <= *noise;
+}
+
 }  // namespace
 
 const std::vector<case_spec>& case_specs() {
@@ -125,6 +142,7 @@ std::vector<row> build_rows(const std::map<std::string, result>& results) {
             break;
           case target_kind::none: break;
         }
+        out.miss_within_noise = missed_within_noise(spec, out);
       }
       mine.push_back(out);
     }

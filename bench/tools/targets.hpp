@@ -44,6 +44,9 @@ struct row {
   std::optional<double> noise;           // combined cv of both, with repetitions
   bool applies = false;                  // the target applies at this size
   std::optional<bool> met;               // empty: no target or not applicable
+  // A miss by less than the noise: the same code may well meet the target in
+  // another run.
+  bool miss_within_noise = false;
 };
 
 // Every measured result of a known case, paired with its floor, in spec order
