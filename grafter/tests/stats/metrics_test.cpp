@@ -279,9 +279,10 @@ TEST(compare, reads_inputs_that_require_grad) {
             "rel_diff=0.0285714 max_abs=1 mean_abs=0.333333");
 }
 
-// The thread-count test above holds trivially if the passes never leave one
-// thread; in a libtorch built with OpenMP they do only when this component is
-// compiled with OpenMP too (grafter/CMakeLists.txt).
+// results_are_bitwise_deterministic_across_runs_and_thread_counts holds
+// trivially if the passes never leave one thread; in a libtorch built with
+// OpenMP they do only when this component is compiled with OpenMP too
+// (grafter/CMakeLists.txt).
 TEST(cpu_pass_threads, follows_libtorchs_thread_count) {
   const int threads = at::get_num_threads();
   at::set_num_threads(2);
