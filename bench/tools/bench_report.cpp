@@ -50,10 +50,11 @@ int report(std::vector<std::string> args) {
     }
   }
   if (inputs.empty()) return usage("report needs at least one JSON file");
-  const auto results = graft_bench::read_all(inputs);
+  const auto files = graft_bench::read_files(inputs);
+  const auto results = graft_bench::merge_results(files);
   std::filesystem::create_directories(dir);
   write_file(dir / "report.md",
-             graft_bench::markdown_report(results, graft_bench::build_rows(results), inputs));
+             graft_bench::markdown_report(results, graft_bench::build_rows(results), files));
   write_file(dir / "latency.svg", graft_bench::latency_svg(results));
   std::cout << "wrote " << (dir / "report.md").string() << " and " << (dir / "latency.svg").string() << "\n";
   return 0;
@@ -83,7 +84,7 @@ int compare(std::vector<std::string> args) {
 int validate(const std::vector<std::string>& files) {
   if (files.empty()) return usage("validate needs at least one JSON file");
   for (const std::string& f : files) {
-    const auto results = graft_bench::read_results(f);
+    const auto results = graft_bench::read_file(f).results;
     std::size_t skipped = 0;
     for (const auto& r : results) skipped += r.error.empty() ? 0 : 1;
     std::cout << f << ": " << results.size() << " benchmark(s), " << skipped << " skipped\n";

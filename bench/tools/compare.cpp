@@ -62,8 +62,10 @@ void note_condition_changes(const run_context& base, const run_context& fresh, s
 
 int compare_runs(const std::string& base_path, const std::string& new_path, const compare_options& options,
                  std::ostream& out) {
-  const auto base = measures(read_all({base_path}));
-  const auto fresh = measures(read_all({new_path}));
+  const bench_file base_file = read_file(base_path);
+  const bench_file new_file = read_file(new_path);
+  const auto base = measures(merge_results({base_file}));
+  const auto fresh = measures(merge_results({new_file}));
   int regressions = 0, noisy = 0, compared = 0;
   out << "| benchmark | measure | base | new | change | noise | verdict |\n"
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
@@ -97,7 +99,7 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
   out << "\n" << compared << " compared, threshold " << percent(options.threshold).substr(1) << ": "
       << regressions << " regression(s), " << noisy << " too noisy to tell.\n";
   if (compared == 0) out << "No benchmark is in both runs with the same measure.\n";
-  note_condition_changes(read_context(base_path), read_context(new_path), out);
+  note_condition_changes(base_file.context, new_file.context, out);
   return regressions > 0 ? 1 : 0;
 }
 

@@ -70,17 +70,16 @@ void summary(std::ostringstream& out, const std::vector<row>& rows) {
 
 // Where and how each input ran: the ratios of the CPU passes depend on the
 // threads they had, and every figure on the build type.
-void runs(std::ostringstream& out, const std::vector<std::string>& inputs) {
+void runs(std::ostringstream& out, const std::vector<bench_file>& inputs) {
   out << "## Runs\n\n"
       << "| input | date | host | CPUs | MHz | graft build | CPU pass threads |\n"
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const std::string& in : inputs) {
-    const run_context context = read_context(in);
+  for (const bench_file& in : inputs) {
     const auto field = [&](const char* key) {
-      const auto it = context.find(key);
-      return it == context.end() ? std::string("-") : it->second;
+      const auto it = in.context.find(key);
+      return it == in.context.end() ? std::string("-") : it->second;
     };
-    out << "| `" << in << "` | " << field("date") << " | " << field("host_name") << " | " << field("num_cpus")
+    out << "| `" << in.path << "` | " << field("date") << " | " << field("host_name") << " | " << field("num_cpus")
         << " | " << field("mhz_per_cpu") << " | " << field("graft_build_type") << " | "
         << field("graft_cpu_pass_threads") << " |\n";
   }
@@ -97,7 +96,7 @@ std::string time_text(double ns) {
 }
 
 std::string markdown_report(const std::map<std::string, result>& results, const std::vector<row>& rows,
-                            const std::vector<std::string>& inputs) {
+                            const std::vector<bench_file>& inputs) {
   std::ostringstream out;
   out << "# graft bench report\n\n"
       << "Every ratio divides a variant's median real time by its floor's, measured in the same run "

@@ -12,7 +12,7 @@
 namespace graft_bench {
 
 std::string markdown_report(const std::map<std::string, result>& results, const std::vector<row>& rows,
-                            const std::vector<std::string>& inputs);
+                            const std::vector<bench_file>& inputs);
 
 // A self-contained SVG (no scripts, no external fonts or files).
 std::string latency_svg(const std::map<std::string, result>& results);

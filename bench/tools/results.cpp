@@ -63,10 +63,8 @@ nlohmann::json read_document(const std::string& path) {
   return doc;
 }
 
-}  // namespace
-
-std::vector<result> read_results(const std::string& path) {
-  const nlohmann::json doc = read_document(path);
+// The results in doc, one per run name; errors name path, the file it came from.
+std::vector<result> results_of(const nlohmann::json& doc, const std::string& path) {
   std::map<std::string, pending> by_name;
   std::vector<std::string> order;
   std::size_t index = 0;
@@ -126,8 +124,8 @@ std::vector<result> read_results(const std::string& path) {
   return out;
 }
 
-run_context read_context(const std::string& path) {
-  const nlohmann::json doc = read_document(path);
+// doc's "context" object, each value as text.
+run_context context_of(const nlohmann::json& doc) {
   run_context out;
   const auto it = doc.find("context");
   if (it == doc.end() || !it->is_object()) return out;
@@ -141,10 +139,23 @@ run_context read_context(const std::string& path) {
   return out;
 }
 
-std::map<std::string, result> read_all(const std::vector<std::string>& paths) {
+}  // namespace
+
+bench_file read_file(const std::string& path) {
+  const nlohmann::json doc = read_document(path);
+  return {path, results_of(doc, path), context_of(doc)};
+}
+
+std::vector<bench_file> read_files(const std::vector<std::string>& paths) {
+  std::vector<bench_file> files;
+  for (const std::string& path : paths) files.push_back(read_file(path));
+  return files;
+}
+
+std::map<std::string, result> merge_results(const std::vector<bench_file>& files) {
   std::map<std::string, result> all;
-  for (const std::string& path : paths) {
-    for (result& r : read_results(path)) all[r.name] = std::move(r);
+  for (const bench_file& file : files) {
+    for (const result& r : file.results) all[r.name] = r;
   }
   return all;
 }

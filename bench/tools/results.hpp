@@ -31,17 +31,25 @@ struct result {
   std::string source;                  // the file it came from
 };
 
-// Reads one file; throws bad_input naming the file and what is wrong.
-std::vector<result> read_results(const std::string& path);
-
 // The conditions a file's run had: Google Benchmark's "context" (date,
 // host_name, num_cpus, mhz_per_cpu, library_build_type, ...) and what the
-// bench adds (graft_cpu_pass_threads), each value as text. Empty when the
-// file has none; throws bad_input as read_results does.
+// bench adds (graft_cpu_pass_threads, graft_build_type), each value as text.
 using run_context = std::map<std::string, std::string>;
-run_context read_context(const std::string& path);
 
-// Reads every file, keyed by run name (a later file wins a duplicate name).
-std::map<std::string, result> read_all(const std::vector<std::string>& paths);
+// One bench JSON file, read once.
+struct bench_file {
+  std::string path;
+  std::vector<result> results;
+  run_context context;  // empty when the file has none
+};
+
+// Reads one file; throws bad_input naming the file and what is wrong.
+bench_file read_file(const std::string& path);
+
+// Reads every file, in order.
+std::vector<bench_file> read_files(const std::vector<std::string>& paths);
+
+// The files' results keyed by run name (a later file wins a duplicate name).
+std::map<std::string, result> merge_results(const std::vector<bench_file>& files);
 
 }  // namespace graft_bench
