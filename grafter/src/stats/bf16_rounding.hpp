@@ -8,6 +8,10 @@
 // denormals and writes 0x7FC0 for every NaN. A vector of 16 with any such
 // lane takes c10's integer rounding instead, so the bits written are always
 // c10's (bf16_rounding_test and simd_levels_test check them).
+//
+// A bfloat16 source scaled by a power of two (doubling) needs no rounding
+// where the products stay normal: groups of such values (and zeros) only
+// have their exponents moved, in integer arithmetic.
 
 #include <cstdint>
 

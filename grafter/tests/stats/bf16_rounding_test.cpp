@@ -125,6 +125,31 @@ TEST(bf16_rounding, scaled_bfloat16_gives_c10_bits) {
   expect_c10_bits(delicate_float32(false).to(at::kBFloat16), 2.0);
 }
 
+// Every bfloat16 bit pattern, in order: most groups of 128 share one
+// exponent, so some have every product normal and others none.
+at::Tensor every_bfloat16() {
+  return at::arange(-32768, 32768, at::kInt).to(at::kShort).view(at::kBFloat16);
+}
+
+// Normal values with signed zeros among them: groups that move exponents
+// and keep zeros.
+at::Tensor normal_bfloat16_with_zeros() {
+  at::manual_seed(11);
+  at::Tensor t = at::randn({4000}).to(at::kBFloat16);
+  t.index_put_({at::arange(0, 4000, 7)}, 0.0);
+  t.index_put_({at::arange(3, 4000, 11)}, -0.0);
+  return t;
+}
+
+TEST(bf16_rounding, bfloat16_scaled_by_a_power_of_two_gives_c10_bits) {
+  // Plus and minus powers of two, up and down, ones that overflow or
+  // underflow some products, a denormal one, and one that is no power of two.
+  for (const double scale : {2.0, 4.0, 0.5, -2.0, -0.25, 0x1p100, 0x1p-100, 0x1p-133, 0x1p127, 3.0}) {
+    expect_c10_bits(every_bfloat16(), scale);
+    expect_c10_bits(normal_bfloat16_with_zeros(), scale);
+  }
+}
+
 TEST(bf16_rounding, a_source_that_is_the_target_is_read_before_written) {
   const at::Tensor source = delicate_float32().to(at::kBFloat16);
   const at::Tensor expected = c10_bits(source, 2.0);
