@@ -15,6 +15,7 @@
 //   filter_conflict the tags matched both filters; the call is skipped
 //   desync          the ranks reached different dump calls; the call is skipped
 //   transform_load  a transform plugin failed to load; grafts will be skipped
+//   internal_error  an unexpected failure (out of memory, a bug); grafter disabled
 
 #include <string>
 #include <string_view>

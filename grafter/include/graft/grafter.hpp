@@ -65,8 +65,11 @@ class grafter {
   const rank_layout& layout() const;
 
  private:
+  // run_intercept, with anything it throws turned into an internal_error event.
   void intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                  const nlohmann::json& extras);
+  void run_intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
+                     const nlohmann::json& extras);
   // Creates the exchange group; on failure reports it and turns the grafter off.
   bool ensure_group();
   bool active_ = false;

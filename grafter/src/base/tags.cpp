@@ -8,6 +8,8 @@
 
 #include <graft/error.hpp>
 
+#include "base/json_text.hpp"
+
 namespace graft {
 
 double tag_value::numeric() const {
@@ -103,7 +105,7 @@ void to_json(nlohmann::json& out, const tags& t) {
 
 tags tags_from_json(const nlohmann::json& object, std::string_view what) {
   if (!object.is_object()) {
-    GRAFT_THROW(config_error, std::string(what) + ": expected an object of tags, got " + object.dump());
+    GRAFT_THROW(config_error, std::string(what) + ": expected an object of tags, got " + detail::json_text(object));
   }
   tags out;
   for (const auto& [key, value] : object.items()) {
@@ -115,7 +117,7 @@ tags tags_from_json(const nlohmann::json& object, std::string_view what) {
     else {
       GRAFT_THROW(config_error, std::string(what) + "." + key +
                                     ": a tag value must be null, bool, int, float or string, got " +
-                                    value.dump());
+                                    detail::json_text(value));
     }
   }
   return out;

@@ -38,7 +38,14 @@ struct grafter::state {
     e.side = std::string(to_string(layout.side));
     e.graft_rank = layout.graft_rank();
     e.local_rank = layout.local_rank;
-    sink->write(e);
+    // A sink that throws (a full disk, a host's own sink) must not make
+    // maybe_intercept throw: the event then goes to stderr, with why.
+    try {
+      sink->write(e);
+    } catch (const std::exception& failure) {
+      std::cerr << "graft: the event sink failed (" << failure.what() << "); the event: " << e.to_display_line()
+                << std::endl;
+    }
   }
 };
 
@@ -133,6 +140,26 @@ bool grafter::ensure_group() {
 
 void grafter::intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                         const nlohmann::json& extras) {
+  // Every failure the exchange, the transform or the write can meet is
+  // handled where it happens; this is for the rest (out of memory, a bug), so
+  // that maybe_intercept keeps its promise never to throw. The target is
+  // unchanged unless the failure came after its write.
+  try {
+    run_intercept(value, type_name, t, extras);
+  } catch (const std::exception& e) {
+    state_->emit("internal_error", {{"tags", tags_json(t)},
+                                    {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
+    active_ = false;
+  } catch (...) {
+    state_->emit("internal_error", {{"tags", tags_json(t)},
+                                    {"message", "something that is not a std::exception was thrown; the grafter "
+                                                "is now disabled on this rank"}});
+    active_ = false;
+  }
+}
+
+void grafter::run_intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
+                            const nlohmann::json& extras) {
   state& s = *state_;
   const bool b2t = s.b2t && s.b2t->matches(t);
   const bool t2b = s.t2b && s.t2b->matches(t);

@@ -44,6 +44,9 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
     throw skip("transform_error", e.what());
   } catch (const std::exception& e) {
     throw skip("transform_raised", std::string("transform '") + chosen.name + "' raised: " + e.what());
+  } catch (...) {
+    throw skip("transform_raised", std::string("transform '") + chosen.name +
+                                       "' raised something that is not a std::exception");
   }
 }
 

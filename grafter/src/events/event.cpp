@@ -4,6 +4,8 @@
 
 #include <graft/metrics.hpp>
 
+#include "base/json_text.hpp"
+
 namespace graft {
 
 nlohmann::json event::to_json() const {
@@ -22,7 +24,7 @@ namespace {
 
 std::string number_text(const nlohmann::json& v) {
   if (v.is_number()) return format_g6(v.get<double>());
-  return v.is_string() ? v.get<std::string>() : v.dump();
+  return v.is_string() ? v.get<std::string>() : detail::json_text(v);
 }
 
 // Compact text for one field value: strings bare; tensor info and metrics
@@ -30,7 +32,7 @@ std::string number_text(const nlohmann::json& v) {
 std::string field_text(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_object() && value.contains("dtype") && value.contains("shape")) {
-    std::string text = "{shape=" + value["shape"].dump() + " dtype=" + number_text(value["dtype"]);
+    std::string text = "{shape=" + detail::json_text(value["shape"]) + " dtype=" + number_text(value["dtype"]);
     for (const char* stat : {"min", "max", "mean"}) {
       if (value.contains(stat)) text += std::string(" ") + stat + "=" + number_text(value[stat]);
     }
@@ -40,7 +42,7 @@ std::string field_text(const nlohmann::json& value) {
     return "{rel_diff=" + number_text(value["rel_diff"]) + " max_abs=" + number_text(value["max_abs"]) +
            " mean_abs=" + number_text(value["mean_abs"]) + "}";
   }
-  return value.dump();
+  return detail::json_text(value);
 }
 
 // The fields a reader wants first, in this order; the rest follow sorted.

@@ -5,6 +5,8 @@
 
 #include <graft/error.hpp>
 
+#include "base/json_text.hpp"
+
 namespace graft {
 
 jsonl_file_sink::jsonl_file_sink(const std::string& path) : out_(path, std::ios::app) {
@@ -15,7 +17,7 @@ jsonl_file_sink::jsonl_file_sink(const std::string& path) : out_(path, std::ios:
 }
 
 void jsonl_file_sink::write(const event& e) {
-  const std::string line = e.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string line = detail::json_text(e.to_json());
   std::lock_guard<std::mutex> lock(mutex_);
   out_ << line << '\n';
   out_.flush();

@@ -1,9 +1,12 @@
 // Every way a graft can fail leaves the target bit for bit unchanged and says
 // why in an event; the host program is never crashed.
 #include <graft/error.hpp>
+#include <graft/event_sink.hpp>
 #include <graft/grafter.hpp>
 
 #include <chrono>
+#include <sstream>
+#include <stdexcept>
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
@@ -55,6 +58,83 @@ TEST(grafter_failures, throwing_transform) {
   EXPECT_EQ(e.fields["error_kind"], "transform_raised");
   EXPECT_NE(message_of(e).find("intentional test error from user transform"), std::string::npos);
   EXPECT_NE(message_of(e).find("'throws'"), std::string::npos);
+}
+
+TEST(grafter_failures, transform_throwing_something_else_than_an_exception) {
+  local_world w;
+  w.custom_transform = transform{"throws_an_int", [](const graft_transform_input&) -> at::Tensor { throw 42; }};
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::full({3}, 9.0f));
+  EXPECT_EQ(e.fields["error_kind"], "transform_raised");
+  EXPECT_NE(message_of(e).find("not a std::exception"), std::string::npos);
+}
+
+// Grafts `sent` into a copy of `target` in a 1+1 world; returns the copy.
+at::Tensor graft_once(local_world& w, const tags& t, const at::Tensor& sent, const at::Tensor& target) {
+  at::Tensor received = target.clone();
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      g.maybe_intercept(sent, t);
+    } else {
+      g.maybe_intercept(received, t);
+    }
+    EXPECT_TRUE(g.active());
+  });
+  return received;
+}
+
+struct failing_sink : event_sink {
+  void write(const event&) override { throw std::runtime_error("disk full"); }
+};
+
+TEST(grafter_failures, a_failing_sink_fails_no_call_and_its_events_go_to_stderr) {
+  local_world w;
+  w.also = std::make_shared<failing_sink>();
+  testing::internal::CaptureStderr();
+  const at::Tensor got = graft_once(w, {{"name", "x"}}, at::tensor({1.0f, 2.0f}), at::zeros({2}));
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(at::equal(got, at::tensor({1.0f, 2.0f})));
+  EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 1u);
+  EXPECT_NE(err.find("graft: the event sink failed (disk full); the event: [graft role=target"), std::string::npos)
+      << err;
+}
+
+TEST(grafter_failures, tags_that_are_not_utf8_are_logged_with_replacement_characters) {
+  local_world w;
+  std::ostringstream lines;
+  w.also = std::make_shared<text_sink>(lines);
+  const at::Tensor got = graft_once(w, {{"name", "x"}, {"note", "bad\xff"}}, at::tensor({3.0f}), at::zeros({1}));
+  EXPECT_TRUE(at::equal(got, at::tensor({3.0f})));
+  EXPECT_NE(lines.str().find("recv_grafted direction=b2t tags={\"name\":\"x\",\"note\":\"bad\xEF\xBF\xBD\"}"),
+            std::string::npos)
+      << lines.str();
+}
+
+// An exchange of the host's own (grafter_options::make_exchange) that fails
+// where no failure is expected.
+struct exchange_that_cannot_describe : exchange {
+  received run(const exchange_call&, const contribution*) override { return {}; }
+  nlohmann::json describe() const override { throw std::runtime_error("describe broke"); }
+};
+
+TEST(grafter_failures, an_unexpected_failure_is_an_internal_error_and_turns_the_grafter_off) {
+  graft_config c = local_world::default_config();
+  c.side = role::target;
+  c.baseline_world_size = c.target_world_size = 1;
+  auto sink = std::make_shared<memory_sink>();
+  grafter_options options;
+  options.sink = sink;
+  options.make_exchange = [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
+    return std::make_unique<exchange_that_cannot_describe>();
+  };
+  grafter g(c, {0, 1}, options);
+  at::Tensor t = at::ones({2});
+  EXPECT_NO_THROW(g.maybe_intercept(t, {{"name", "x"}}));
+  EXPECT_FALSE(g.active());
+  EXPECT_TRUE(at::equal(t, at::ones({2})));
+  const auto errors = sink->events_of("internal_error");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(message_of(errors[0]), "describe broke; the grafter is now disabled on this rank");
+  EXPECT_EQ(errors[0].fields["tags"], (nlohmann::json{{"name", "x"}}));
 }
 
 TEST(grafter_failures, wrong_shape_candidate_is_never_broadcast) {

@@ -7,6 +7,7 @@
 
 #include <graft/error.hpp>
 
+#include "base/json_text.hpp"
 #include "exchange/c10d/c10d_errors.hpp"
 #include "exchange/c10d/messages.hpp"
 
@@ -80,7 +81,7 @@ outgoing_payload prepare_outgoing(const exchange_call& call, const contribution*
     }
   }
   if (!outgoing->extras.is_null()) {
-    out.extras = text_tensor(outgoing->extras.dump());
+    out.extras = text_tensor(json_text(outgoing->extras));
     h.extras_bytes = out.extras.numel();
   }
   return out;

@@ -13,6 +13,7 @@
 
 #include <graft/error.hpp>
 
+#include "base/json_text.hpp"
 #include "exchange/c10d/c10d_errors.hpp"
 #include "exchange/c10d/messages.hpp"
 
@@ -83,7 +84,7 @@ class agreement {
                                   "and DUMPER_GRAFTER_ROLE of every process: each graft rank must " +
                                   "be unique");
     }
-    store_.set(layout_key(me), to_bytes(mine_.dump()));
+    store_.set(layout_key(me), to_bytes(json_text(mine_)));
   }
 
   // Polls rather than blocking in Store::wait: a waiting rank must also notice

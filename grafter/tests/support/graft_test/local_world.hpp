@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include <graft/event_sink.hpp>
 #include <graft/grafter.hpp>
 #include <graft/local_exchange.hpp>
 
@@ -18,6 +19,8 @@ struct local_world {
   graft::graft_config config = default_config();
   std::optional<graft::transform> custom_transform;
   std::shared_ptr<graft::memory_sink> sink = std::make_shared<graft::memory_sink>();
+  // A second sink that every rank writes to, after `sink` (unset: none).
+  std::shared_ptr<graft::event_sink> also;
 
   static graft::graft_config default_config() {
     graft::graft_config c;
@@ -43,6 +46,7 @@ struct local_world {
           mine.side = side;
           graft::grafter_options options;
           options.sink = sink;
+          if (also) options.sink = std::make_shared<graft::multi_sink>(std::vector<std::shared_ptr<graft::event_sink>>{sink, also});
           options.make_exchange = graft::local_exchange_factory(hub);
           options.custom_transform = custom_transform;
           graft::grafter g(mine, {rank, size}, options);
