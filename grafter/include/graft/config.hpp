@@ -40,6 +40,8 @@ struct graft_config {
   std::string backend = "gloo";              // gloo | nccl
   std::string group_name = "graft";
   double timeout_seconds = 300.0;
+  // Longer waits overflow the clocks that deadlines are computed with.
+  static constexpr double max_timeout_seconds = 30 * 24 * 3600.0;
   std::optional<std::string> transform_path; // LIBRARY:SYMBOL; unset: identity-by-rank
   measure_mode measure = measure_mode::full;  // full | off
 

@@ -2,13 +2,16 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <cstdint>
 #include <functional>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
 #include <graft/error.hpp>
 #include <graft/filter.hpp>
 
+#include "base/json_text.hpp"
 #include "config/field_parsers.hpp"
 
 extern char** environ;
@@ -31,21 +34,28 @@ struct field {
 };
 
 std::string expect_json_string(const nlohmann::json& v, const std::string& where) {
-  if (!v.is_string()) GRAFT_THROW(config_error, where + ": expected a string, got " + v.dump());
+  if (!v.is_string()) GRAFT_THROW(config_error, where + ": expected a string, got " + detail::json_text(v));
   return v.get<std::string>();
 }
 
 int expect_json_int(const nlohmann::json& v, const std::string& where) {
-  if (!v.is_number_integer()) {
-    GRAFT_THROW(config_error, where + ": expected an integer, got " + v.dump());
-  }
+  // get<int>() would wrap a larger number silently (4294996796 -> 29500).
+  const bool fits = v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::numeric_limits<int>::max()
+                                           : v.is_number_integer() &&
+                                                 v.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                                                 v.get<std::int64_t>() <= std::numeric_limits<int>::max();
+  if (!fits) GRAFT_THROW(config_error, where + ": expected an integer, got " + detail::json_text(v));
   return v.get<int>();
 }
 
-field string_field(const char* key, std::string graft_config::*member) {
-  return {key, [member](graft_config& c, const std::string& text, const std::string&) { c.*member = text; },
-          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
-            c.*member = expect_json_string(v, where);
+// A string field read through normalise, from text and from JSON alike.
+field text_field(const char* key, std::string graft_config::*member, std::string (*normalise)(const std::string&)) {
+  return {key,
+          [member, normalise](graft_config& c, const std::string& text, const std::string&) {
+            c.*member = normalise(text);
+          },
+          [member, normalise](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            c.*member = normalise(expect_json_string(v, where));
           }};
 }
 
@@ -71,7 +81,7 @@ const std::vector<field>& fields() {
   static const std::vector<field> all = {
       {"enable", [](graft_config& c, const std::string& text, const std::string& where) { c.enable = parse_bool(text, where); },
        [](graft_config& c, const nlohmann::json& v, const std::string& where) {
-         if (!v.is_boolean()) GRAFT_THROW(config_error, where + ": expected true or false, got " + v.dump());
+         if (!v.is_boolean()) GRAFT_THROW(config_error, where + ": expected true or false, got " + detail::json_text(v));
          c.enable = v.get<bool>();
        }},
       {"role", [](graft_config& c, const std::string& text, const std::string& where) { c.side = parse_role(text, where); },
@@ -81,17 +91,17 @@ const std::vector<field>& fields() {
       optional_string_field("b2t_filter", &graft_config::b2t_filter),
       optional_string_field("t2b_filter", &graft_config::t2b_filter),
       optional_string_field("compare_filter", &graft_config::compare_filter),
-      string_field("master_address", &graft_config::master_address),
+      text_field("master_address", &graft_config::master_address, detail::trimmed),
       int_field("master_port", &graft_config::master_port),
       int_field("baseline_world_size", &graft_config::baseline_world_size),
       int_field("target_world_size", &graft_config::target_world_size),
-      string_field("backend", &graft_config::backend),
-      string_field("group_name", &graft_config::group_name),
+      text_field("backend", &graft_config::backend, detail::trimmed_lower),
+      text_field("group_name", &graft_config::group_name, detail::trimmed),
       {"timeout", [](graft_config& c, const std::string& text, const std::string& where) {
          c.timeout_seconds = parse_seconds(text, where);
        },
        [](graft_config& c, const nlohmann::json& v, const std::string& where) {
-         if (!v.is_number()) GRAFT_THROW(config_error, where + ": expected a number of seconds, got " + v.dump());
+         if (!v.is_number()) GRAFT_THROW(config_error, where + ": expected a number of seconds, got " + detail::json_text(v));
          c.timeout_seconds = v.get<double>();
        }},
       optional_string_field("transform_path", &graft_config::transform_path),
@@ -200,7 +210,7 @@ graft_config graft_config::from_kv_pairs(const std::vector<std::string>& pairs) 
 }
 
 graft_config graft_config::from_json(const nlohmann::json& object) {
-  if (!object.is_object()) GRAFT_THROW(config_error, "grafter config: expected a JSON object, got " + object.dump());
+  if (!object.is_object()) GRAFT_THROW(config_error, "grafter config: expected a JSON object, got " + detail::json_text(object));
   graft_config config;
   for (const auto& [key, value] : object.items()) {
     find_field(key, "grafter config").from_json(config, value, key);

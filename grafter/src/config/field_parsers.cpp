@@ -11,20 +11,20 @@
 
 namespace graft::detail {
 
-namespace {
-
-std::string trimmed_lower(const std::string& text) {
+std::string trimmed(const std::string& text) {
   auto begin = text.begin();
   auto end = text.end();
   while (begin != end && std::isspace(static_cast<unsigned char>(*begin))) ++begin;
   while (end != begin && std::isspace(static_cast<unsigned char>(*(end - 1)))) --end;
-  std::string out(begin, end);
+  return {begin, end};
+}
+
+std::string trimmed_lower(const std::string& text) {
+  std::string out = trimmed(text);
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
-
-}  // namespace
 
 bool parse_bool(const std::string& text, const std::string& where) {
   const std::string value = trimmed_lower(text);
@@ -47,9 +47,11 @@ int parse_int(const std::string& text, const std::string& where) {
 
 double parse_seconds(const std::string& text, const std::string& where) {
   const std::string value = trimmed_lower(text);
+  // Decimal only: strtod would also read hexadecimal ("0x10" is 16).
+  const bool decimal = value.find_first_not_of("0123456789.e+-") == std::string::npos;
   char* end = nullptr;
   const double parsed = std::strtod(value.c_str(), &end);
-  if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(parsed)) {
+  if (value.empty() || !decimal || end != value.c_str() + value.size() || !std::isfinite(parsed)) {
     GRAFT_THROW(config_error, where + ": expected a number of seconds, got '" + text + "'");
   }
   return parsed;

@@ -14,5 +14,9 @@ int parse_int(const std::string& text, const std::string& where);
 double parse_seconds(const std::string& text, const std::string& where);
 role parse_role(const std::string& text, const std::string& where);
 measure_mode parse_measure(const std::string& text, const std::string& where);
+// The text without surrounding whitespace (a host name, an address).
+std::string trimmed(const std::string& text);
+// Trimmed and in lower case (a backend: GLOO is gloo).
+std::string trimmed_lower(const std::string& text);
 
 }  // namespace graft::detail

@@ -1,5 +1,6 @@
 #include <graft/config.hpp>
 
+#include <sstream>
 #include <string>
 
 #include <graft/error.hpp>
@@ -47,9 +48,11 @@ void graft_config::validate() const {
   if (backend != "gloo" && backend != "nccl") {
     invalid("backend must be 'gloo' or 'nccl', got '" + backend + "'");
   }
-  if (!(timeout_seconds > 0)) {
-    invalid("timeout must be > 0 seconds, got " + std::to_string(timeout_seconds) + "; set " +
-            env_name("timeout"));
+  if (!(timeout_seconds > 0) || timeout_seconds > max_timeout_seconds) {
+    std::ostringstream got;
+    got << timeout_seconds;
+    invalid("timeout must be more than 0 and at most " + std::to_string(static_cast<int>(max_timeout_seconds)) +
+            " seconds (30 days), got " + got.str() + "; set " + env_name("timeout"));
   }
   if (group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
   if (transform_path) {

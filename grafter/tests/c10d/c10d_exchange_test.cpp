@@ -191,6 +191,41 @@ TEST(C10dExchange, ExtrasTravelAndNullStaysNull) {
   }));
 }
 
+// Extras strings come from the host program: bytes that are not UTF-8 travel
+// as U+FFFD instead of failing the sender alone (which would leave every
+// other rank waiting out the timeout).
+TEST(C10dExchange, ExtrasThatAreNotUtf8TravelWithReplacementCharacters) {
+  graft_test::c10d_world world{1, 1};
+  world.timeout_seconds = 10;
+  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
+    const graft::exchange_call call = make_call(0, direction::b2t);
+    if (l.side == role::baseline) {
+      const graft::contribution mine{value_of(0, 0), nlohmann::json{{"note", "bad\xff"}}};
+      ex.run(call, &mine);
+      return;
+    }
+    const graft::received got = ex.run(call, nullptr);
+    ASSERT_EQ(got.extras.size(), 1u);
+    EXPECT_EQ(got.extras[0], (nlohmann::json{{"note", "bad\xEF\xBF\xBD"}}));
+  }));
+}
+
+// c10d's store connects to itself in whole seconds: a timeout under one
+// second must still let graft rank 0 host it.
+TEST(C10dExchange, SubSecondTimeoutStillJoins) {
+  graft_test::c10d_world world{1, 1};
+  world.timeout_seconds = 0.5;
+  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
+    const graft::exchange_call call = make_call(0, direction::b2t);
+    if (l.side == role::baseline) {
+      const graft::contribution mine{value_of(0, 0), nullptr};
+      ex.run(call, &mine);
+      return;
+    }
+    EXPECT_TRUE(at::equal(ex.run(call, nullptr).tensors.at(0), value_of(0, 0)));
+  }));
+}
+
 TEST(C10dExchange, AbsentSendersGiveUndefinedTensors) {
   graft_test::c10d_world world{3, 2};
   graft_test::rethrow_if_any(world.run([](const rank_layout& l, graft::exchange& ex) {
@@ -336,6 +371,12 @@ TEST(C10dExchangeConfig, UnknownBackendIsNamed) {
 TEST(C10dExchangeConfig, PortOutOfRangeIsNamed) {
   EXPECT_NE(config_error_of(graft_test::c10d_config(1, 1, 70000)).find("master_port: 70000"), std::string::npos);
   EXPECT_NE(config_error_of(graft_test::c10d_config(1, 1, 0)).find("master_port: 0"), std::string::npos);
+}
+
+TEST(C10dExchangeConfig, TimeoutBeyondThirtyDaysIsNamed) {
+  EXPECT_NE(config_error_of(graft_test::c10d_config(1, 1, graft_test::free_port(), 1e10))
+                .find("is not a number of seconds in (0, 2592000]"),
+            std::string::npos);
 }
 
 TEST(C10dExchangeConfig, UnresolvableAddressIsNamed) {

@@ -1,7 +1,9 @@
 // The reference's TestGrafterConfig cases, and where graft is stricter.
 #include <graft/config.hpp>
 
+#include <cstdint>
 #include <cstdlib>
+#include <limits>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -169,7 +171,13 @@ TEST(config_validate, ranges_and_choices) {
   EXPECT_NE(error_of([&] { c.validate(); }).find("'gloo' or 'nccl', got 'mpi'"), std::string::npos);
   c.backend = "gloo";
   c.timeout_seconds = 0;
-  EXPECT_NE(error_of([&] { c.validate(); }).find("timeout must be > 0"), std::string::npos);
+  EXPECT_NE(error_of([&] { c.validate(); }).find("timeout must be more than 0 and at most 2592000 seconds (30 days), got 0"),
+            std::string::npos);
+  // Beyond what a deadline's clock holds: rejected, not wrapped into the past.
+  c.timeout_seconds = 1e10;
+  EXPECT_NE(error_of([&] { c.validate(); }).find("got 1e+10; set DUMPER_GRAFTER_TIMEOUT"), std::string::npos);
+  c.timeout_seconds = graft_config::max_timeout_seconds;
+  EXPECT_NO_THROW(c.validate());
   c.timeout_seconds = 1;
   c.b2t_filter = "name == ";
   EXPECT_NE(error_of([&] { c.validate(); }).find("b2t_filter"), std::string::npos);
@@ -200,6 +208,46 @@ TEST(config_kv_pairs, errors) {
   EXPECT_NE(unknown.find("unknown config key 'colour'"), std::string::npos);
   EXPECT_NE(unknown.find("Valid keys: enable, role, b2t_filter, t2b_filter, compare_filter"), std::string::npos);
   EXPECT_NE(error_of([] { graft_config::from_kv_pairs({"master_port=abc"}); }).find("expected an integer"),
+            std::string::npos);
+}
+
+TEST(config_from_env, timeout_is_a_decimal_number) {
+  EXPECT_DOUBLE_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_TIMEOUT", " 2.5e1 "}}).timeout_seconds, 25.0);
+  for (const char* text : {"0x10", "inf", "nan", "1e400", "10s"}) {
+    EXPECT_NE(error_of([&] { graft_config::from_env_map({{"DUMPER_GRAFTER_TIMEOUT", text}}); })
+                  .find(std::string("expected a number of seconds, got '") + text + "'"),
+              std::string::npos)
+        << text;
+  }
+}
+
+TEST(config_from_env, backend_address_and_group_name_are_trimmed_and_the_backend_lowered) {
+  const auto c = graft_config::from_env_map({{"DUMPER_GRAFTER_BACKEND", " GLOO "},
+                                             {"DUMPER_GRAFTER_MASTER_ADDRESS", " 127.0.0.1\t"},
+                                             {"DUMPER_GRAFTER_GROUP_NAME", " run7 "}});
+  EXPECT_EQ(c.backend, "gloo");
+  EXPECT_EQ(c.master_address, "127.0.0.1");
+  EXPECT_EQ(c.group_name, "run7");
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"backend", "NCCL"}}).backend, "nccl");
+}
+
+TEST(config_json, integers_beyond_int_are_errors_not_wrapped) {
+  // 4294996796 is 2^32 + 29500: a plain conversion would read port 29500.
+  for (const nlohmann::json& number : {nlohmann::json(4294996796ULL), nlohmann::json(-4294967297LL),
+                                       nlohmann::json(std::numeric_limits<std::uint64_t>::max())}) {
+    EXPECT_NE(error_of([&] { graft_config::from_json(nlohmann::json{{"master_port", number}}); })
+                  .find("master_port: expected an integer, got " + number.dump()),
+              std::string::npos)
+        << number;
+  }
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"baseline_world_size", 2147483647}}).baseline_world_size,
+            2147483647);
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"master_port", -2147483648LL}}).master_port, -2147483648LL);
+}
+
+TEST(config_json, strings_that_are_not_utf8_are_named_not_thrown_as_json_errors) {
+  EXPECT_NE(error_of([] { graft_config::from_json(nlohmann::json{{"master_port", "80\xff"}}); })
+                .find("master_port: expected an integer, got \"80\xEF\xBF\xBD\""),
             std::string::npos);
 }
 

@@ -3,6 +3,8 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 
@@ -56,7 +58,10 @@ c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const ran
   options.isServer = layout.graft_rank() == 0;
   // The layout check that follows is the barrier: it names missing ranks.
   options.waitWorkers = false;
-  options.timeout = timeout;
+  // At least a second: c10d's store connects to itself in whole seconds, and
+  // a host given less could never reach its own store. Waits on the store
+  // keep the configured deadline (agree_on_layout polls).
+  options.timeout = std::max(timeout, std::chrono::milliseconds(std::chrono::seconds(1)));
   const std::string where = config.master_address + ":" + std::to_string(config.master_port);
   try {
     return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
@@ -135,9 +140,10 @@ void check_c10d_config(const graft_config& config) {
     GRAFT_THROW(config_error, "master_port: " + std::to_string(config.master_port) +
                                   " is not a TCP port; use a free port in 1..65535");
   }
-  if (!(config.timeout_seconds > 0) || !std::isfinite(config.timeout_seconds)) {
+  if (!(config.timeout_seconds > 0) || !(config.timeout_seconds <= graft_config::max_timeout_seconds)) {
     GRAFT_THROW(config_error, "timeout_seconds: " + std::to_string(config.timeout_seconds) +
-                                  " is not a positive number of seconds");
+                                  " is not a number of seconds in (0, " +
+                                  std::to_string(static_cast<int>(graft_config::max_timeout_seconds)) + "]");
   }
 }
 
