@@ -71,6 +71,9 @@ std::vector<token> tokenize(const filter_source& source) {
   const std::string_view text = source.text;
   std::vector<token> tokens;
   std::size_t pos = 0;
+  // The end token sits right after the last token, not after trailing
+  // whitespace: "name ==\n" is missing its value on line 1, not line 2.
+  std::size_t after_last = 0;
   for (;;) {
     while (pos < text.size() &&
            (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r')) {
@@ -83,6 +86,7 @@ std::vector<token> tokenize(const filter_source& source) {
     token t;
     t.offset = pos;
     if (pos >= text.size()) {
+      t.offset = after_last;
       tokens.push_back(std::move(t));
       return tokens;
     }
@@ -123,7 +127,7 @@ std::vector<token> tokenize(const filter_source& source) {
     }
     t.source = text.substr(pos, end - pos);
     tokens.push_back(std::move(t));
-    pos = end;
+    pos = after_last = end;
   }
 }
 

@@ -30,9 +30,14 @@ TEST(FilterErrors, CaretUnderUnexpectedParen) {
 
 TEST(FilterErrors, MissingOperandPointsAtTheEnd) {
   EXPECT_EQ(error_of("name == "),
-            "b2t_filter: unexpected end of expression, expected a value at column 9\n"
+            "b2t_filter: unexpected end of expression, expected a value at column 8\n"
             "  name == \n"
-            "          ^");
+            "         ^");
+  // Trailing whitespace and comments do not move it to a later line.
+  EXPECT_EQ(error_of("name ==\n  # the end\n"),
+            "b2t_filter: unexpected end of expression, expected a value at line 1, column 8\n"
+            "  name ==\n"
+            "         ^");
 }
 
 TEST(FilterErrors, FieldNameComesFromCompile) {
