@@ -191,39 +191,37 @@ TEST(C10dExchange, ExtrasTravelAndNullStaysNull) {
   }));
 }
 
+// One b2t call of a world of 1+1: the baseline sends value_of(0, 0) with
+// `extras`; returns what the target received.
+graft::received one_b2t_call(const graft_test::c10d_world& world, const nlohmann::json& extras) {
+  graft::received got;
+  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
+    const graft::exchange_call call = make_call(0, direction::b2t);
+    if (l.side == role::baseline) {
+      const graft::contribution mine{value_of(0, 0), extras};
+      ex.run(call, &mine);
+    } else {
+      got = ex.run(call, nullptr);
+    }
+  }));
+  return got;
+}
+
 // Extras strings come from the host program: bytes that are not UTF-8 travel
 // as U+FFFD instead of failing the sender alone (which would leave every
 // other rank waiting out the timeout).
 TEST(C10dExchange, ExtrasThatAreNotUtf8TravelWithReplacementCharacters) {
-  graft_test::c10d_world world{1, 1};
-  world.timeout_seconds = 10;
-  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
-    const graft::exchange_call call = make_call(0, direction::b2t);
-    if (l.side == role::baseline) {
-      const graft::contribution mine{value_of(0, 0), nlohmann::json{{"note", "bad\xff"}}};
-      ex.run(call, &mine);
-      return;
-    }
-    const graft::received got = ex.run(call, nullptr);
-    ASSERT_EQ(got.extras.size(), 1u);
-    EXPECT_EQ(got.extras[0], (nlohmann::json{{"note", "bad\xEF\xBF\xBD"}}));
-  }));
+  const graft::received got = one_b2t_call({1, 1, 10}, nlohmann::json{{"note", "bad\xff"}});
+  ASSERT_EQ(got.extras.size(), 1u);
+  EXPECT_EQ(got.extras[0], (nlohmann::json{{"note", "bad\xEF\xBF\xBD"}}));
 }
 
 // c10d's store connects to itself in whole seconds: a timeout under one
 // second must still let graft rank 0 host it.
 TEST(C10dExchange, SubSecondTimeoutStillJoins) {
-  graft_test::c10d_world world{1, 1};
-  world.timeout_seconds = 0.5;
-  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
-    const graft::exchange_call call = make_call(0, direction::b2t);
-    if (l.side == role::baseline) {
-      const graft::contribution mine{value_of(0, 0), nullptr};
-      ex.run(call, &mine);
-      return;
-    }
-    EXPECT_TRUE(at::equal(ex.run(call, nullptr).tensors.at(0), value_of(0, 0)));
-  }));
+  const graft::received got = one_b2t_call({1, 1, 0.5}, nullptr);
+  ASSERT_EQ(got.tensors.size(), 1u);
+  EXPECT_TRUE(at::equal(got.tensors[0], value_of(0, 0)));
 }
 
 TEST(C10dExchange, AbsentSendersGiveUndefinedTensors) {

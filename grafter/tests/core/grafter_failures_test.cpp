@@ -116,17 +116,25 @@ struct exchange_that_cannot_describe : exchange {
   nlohmann::json describe() const override { throw std::runtime_error("describe broke"); }
 };
 
-TEST(grafter_failures, an_unexpected_failure_is_an_internal_error_and_turns_the_grafter_off) {
+// A grafter of a 1+1 world on `side` alone, with the host's own exchange.
+grafter lone_grafter(role side, exchange_factory make_exchange, std::shared_ptr<memory_sink> sink) {
   graft_config c = local_world::default_config();
-  c.side = role::target;
+  c.side = side;
   c.baseline_world_size = c.target_world_size = 1;
-  auto sink = std::make_shared<memory_sink>();
   grafter_options options;
-  options.sink = sink;
-  options.make_exchange = [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
-    return std::make_unique<exchange_that_cannot_describe>();
-  };
-  grafter g(c, {0, 1}, options);
+  options.sink = std::move(sink);
+  options.make_exchange = std::move(make_exchange);
+  return grafter(c, {0, 1}, options);
+}
+
+TEST(grafter_failures, an_unexpected_failure_is_an_internal_error_and_turns_the_grafter_off) {
+  auto sink = std::make_shared<memory_sink>();
+  grafter g = lone_grafter(
+      role::target,
+      [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
+        return std::make_unique<exchange_that_cannot_describe>();
+      },
+      sink);
   at::Tensor t = at::ones({2});
   EXPECT_NO_THROW(g.maybe_intercept(t, {{"name", "x"}}));
   EXPECT_FALSE(g.active());
@@ -241,16 +249,13 @@ TEST(grafter_failures, missing_peer_times_out_once_then_the_grafter_is_off) {
 }
 
 TEST(grafter_failures, group_creation_failure_disables_the_grafter) {
-  graft_config c = local_world::default_config();
-  c.side = role::baseline;
-  c.baseline_world_size = c.target_world_size = 1;
   auto sink = std::make_shared<memory_sink>();
-  grafter_options options;
-  options.sink = sink;
-  options.make_exchange = [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
-    throw timeout_error("rendezvous at 127.0.0.1:1 timed out");
-  };
-  grafter g(c, {0, 1}, options);
+  grafter g = lone_grafter(
+      role::baseline,
+      [](const graft_config&, const rank_layout&) -> std::unique_ptr<exchange> {
+        throw timeout_error("rendezvous at 127.0.0.1:1 timed out");
+      },
+      sink);
   at::Tensor t = at::ones({2});
   g.maybe_intercept(t, {{"name", "x"}});
   g.maybe_intercept(t, {{"name", "x"}});
