@@ -45,6 +45,8 @@ struct grafter::state {
     } catch (const std::exception& failure) {
       std::cerr << "graft: the event sink failed (" << failure.what() << "); the event: " << e.to_display_line()
                 << std::endl;
+    } catch (...) {
+      std::cerr << "graft: the event sink failed; the event: " << e.to_display_line() << std::endl;
     }
   }
 };
@@ -144,17 +146,17 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   // handled where it happens; this is for the rest (out of memory, a bug), so
   // that maybe_intercept keeps its promise never to throw. The target is
   // unchanged unless the failure came after its write.
+  const auto turn_off = [&](const std::string& why) {
+    state_->emit("internal_error",
+                 {{"tags", tags_json(t)}, {"message", why + "; the grafter is now disabled on this rank"}});
+    active_ = false;
+  };
   try {
     run_intercept(value, type_name, t, extras);
   } catch (const std::exception& e) {
-    state_->emit("internal_error", {{"tags", tags_json(t)},
-                                    {"message", std::string(e.what()) + "; the grafter is now disabled on this rank"}});
-    active_ = false;
+    turn_off(e.what());
   } catch (...) {
-    state_->emit("internal_error", {{"tags", tags_json(t)},
-                                    {"message", "something that is not a std::exception was thrown; the grafter "
-                                                "is now disabled on this rank"}});
-    active_ = false;
+    turn_off("something that is not a std::exception was thrown");
   }
 }
 
