@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <graft/error.hpp>
 
@@ -41,6 +42,45 @@ TEST(ScenarioExpectations, AccumulatedLater) {
   EXPECT_TRUE(loc::detail::check_expectations(later, report_with(0, std::nullopt)).empty());
   EXPECT_EQ(loc::detail::check_expectations(later, report_with(1, 1)).size(), 1u);
   EXPECT_EQ(loc::detail::check_expectations(later, report_with(std::nullopt, 1)).size(), 1u);
+}
+
+namespace {
+
+// Returns the fixture_error's message, or "" when the format is accepted.
+std::string format_error(const nlohmann::json& scenario) {
+  try {
+    loc::detail::check_scenario_format(scenario, "s.json");
+  } catch (const graft::fixture_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(ScenarioFormat, MisspeltKeysAndWrongTypesAreNamed) {
+  const nlohmann::json good = {{"schema_version", 1}, {"options", nlohmann::json::object()},
+                               {"expect", {{"culprit", {{"name", "mlp_output"}, {"layer_id", 0}}}}}};
+  EXPECT_EQ(format_error(good), "");
+  nlohmann::json s = good;
+  s["optoins"] = s["options"];
+  EXPECT_NE(format_error(s).find("s.json: unknown key 'optoins'; expected one of: schema_version, description, "
+                                 "options, expect"),
+            std::string::npos);
+  s = good;
+  s["expect"] = {{"culprt", {{"name", "mlp_output"}}}};
+  EXPECT_NE(format_error(s).find("s.json: expect: unknown key 'culprt'"), std::string::npos);
+  s["expect"] = {{"culprit", {{"layer", 0}}}};
+  EXPECT_NE(format_error(s).find("s.json: expect.culprit: unknown key 'layer'"), std::string::npos);
+  s["expect"] = {{"culprit", {{"layer_id", "0"}}}};
+  EXPECT_NE(format_error(s).find("expect.culprit.layer_id: expected an integer"), std::string::npos);
+  s["expect"] = {{"accumulated_later", "yes"}};
+  EXPECT_NE(format_error(s).find("expect.accumulated_later: expected true or false"), std::string::npos);
+  s["expect"] = nlohmann::json::object();
+  EXPECT_NE(format_error(s).find("needs a non-empty \"expect\""), std::string::npos);
+  s = good;
+  s["schema_version"] = "1";
+  EXPECT_NE(format_error(s).find("schema_version must be 1"), std::string::npos);
 }
 
 TEST(ScenarioOptions, UserCommandsNeedBothSides) {

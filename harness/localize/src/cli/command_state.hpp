@@ -55,6 +55,10 @@ int run_command(const command_state& state);
 // win), then the file's expectations checked against the report.
 int run_scenario(const command_state& command_line);
 
+// Throws fixture_error, naming file, for a scenario whose keys or expectation
+// types are not the format's: a misspelt key would otherwise check nothing.
+void check_scenario_format(const nlohmann::json& scenario, const std::string& file);
+
 // A scenario's "expect" object checked against a report; one line per miss.
 std::vector<std::string> check_expectations(const nlohmann::json& expect, const localize_report& report);
 

@@ -8,6 +8,7 @@
 //               "accumulated_first": {"layer_id": 3},                  // optional; null: flags nothing
 //               "accumulated_later": true}}                            // optional: strictly after the culprit
 #include <algorithm>
+#include <initializer_list>
 #include <fstream>
 #include <iostream>
 
@@ -53,7 +54,48 @@ bool point_matches(const nlohmann::json& expected, const localize_report& report
   return true;
 }
 
+void expect_keys(const nlohmann::json& object, std::initializer_list<const char*> allowed, const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; })) {
+      std::string list;
+      for (const char* k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
+      GRAFT_THROW(fixture_error, where + ": unknown key '" + key + "'; expected one of: " + list);
+    }
+  }
+}
+
+// null (no point) or an object of name and/or layer_id.
+void check_point(const nlohmann::json& point, const std::string& where) {
+  if (point.is_null()) return;
+  if (!point.is_object()) GRAFT_THROW(fixture_error, where + ": expected null or {\"name\": ..., \"layer_id\": ...}");
+  expect_keys(point, {"name", "layer_id"}, where);
+  if (point.contains("name") && !point["name"].is_string()) GRAFT_THROW(fixture_error, where + ".name: expected a string");
+  if (point.contains("layer_id") && !point["layer_id"].is_number_integer()) {
+    GRAFT_THROW(fixture_error, where + ".layer_id: expected an integer");
+  }
+}
+
 }  // namespace
+
+void check_scenario_format(const nlohmann::json& scenario, const std::string& file) {
+  if (!scenario.is_object()) GRAFT_THROW(fixture_error, file + ": not a JSON object; see fixtures/localize/ for the format");
+  expect_keys(scenario, {"schema_version", "description", "options", "expect"}, file);
+  if (!scenario.contains("schema_version") || !scenario["schema_version"].is_number_integer() ||
+      scenario["schema_version"] != kScenarioSchemaVersion) {
+    GRAFT_THROW(fixture_error, file + ": schema_version must be " + std::to_string(kScenarioSchemaVersion));
+  }
+  if (!scenario.contains("expect") || !scenario["expect"].is_object() || scenario["expect"].empty()) {
+    GRAFT_THROW(fixture_error, file + ": needs a non-empty \"expect\" object (what the run must conclude)");
+  }
+  const nlohmann::json& expect = scenario["expect"];
+  expect_keys(expect, {"culprit", "accumulated_first", "accumulated_later"}, file + ": expect");
+  for (const char* point : {"culprit", "accumulated_first"}) {
+    if (expect.contains(point)) check_point(expect[point], file + ": expect." + point);
+  }
+  if (expect.contains("accumulated_later") && !expect["accumulated_later"].is_boolean()) {
+    GRAFT_THROW(fixture_error, file + ": expect.accumulated_later: expected true or false");
+  }
+}
 
 std::vector<std::string> check_expectations(const nlohmann::json& expect, const localize_report& report) {
   std::vector<std::string> misses;
@@ -80,15 +122,8 @@ int run_scenario(const command_state& command_line) {
   const std::string file = command_line.scenario;
   std::ifstream in(file);
   const nlohmann::json scenario = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (scenario.is_discarded() || !scenario.is_object()) {
-    GRAFT_THROW(fixture_error, file + ": not a JSON object; see fixtures/localize/ for the format");
-  }
-  if (scenario.value("schema_version", 0) != kScenarioSchemaVersion) {
-    GRAFT_THROW(fixture_error, file + ": schema_version must be " + std::to_string(kScenarioSchemaVersion));
-  }
-  if (!scenario.contains("expect") || !scenario["expect"].is_object()) {
-    GRAFT_THROW(fixture_error, file + ": needs an \"expect\" object (what the run must conclude)");
-  }
+  if (scenario.is_discarded()) GRAFT_THROW(fixture_error, file + ": not JSON; see fixtures/localize/ for the format");
+  check_scenario_format(scenario, file);
 
   command_state state;
   CLI::App parser{"scenario options"};
