@@ -202,6 +202,25 @@ TEST(GraftCli, RunFailsOnATamperedGoldenAndWritesAPendingOutsideCi) {
   EXPECT_EQ(read_file(golden), before);
 }
 
+TEST(GraftCli, AScenarioNamedTwiceRunsOnce) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  const auto r = graft(dir, "run double_1x1 " + quoted(dir / "fixtures/scenarios/double_1x1.json") + " -j 2" + where,
+                       "CI=true");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 scenario: 1 passed, 0 failed, 0 errors"), std::string::npos) << r.output;
+}
+
+TEST(GraftCli, TwoScenariosOfOneNameAreBadInput) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  std::filesystem::create_directories(dir / "elsewhere");
+  std::filesystem::copy_file(dir / "fixtures/scenarios/double_1x1.json", dir / "elsewhere/double_1x1.json");
+  const auto r = graft(dir, "run double_1x1 " + quoted(dir / "elsewhere/double_1x1.json") + where, "CI=true");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("two scenarios are named 'double_1x1'"), std::string::npos) << r.output;
+}
+
 TEST(GraftCli, RunKillsStragglersAtTheScenarioTimeout) {
   temp_dir dir;
   // The target never starts and the grafter would wait 20 s; the scenario allows 1 s.

@@ -48,8 +48,18 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
     return 2;
   }
   if (scenarios.empty()) {
-    std::cerr << "no scenarios found in " << p.scenarios().string() << "\n";
+    std::string where = targets.empty() ? p.scenarios().string() : "";
+    for (const auto& t : targets) where += (where.empty() ? "" : ", ") + t;
+    std::cerr << "no scenarios found in " << where << "\n";
     return 2;
+  }
+  std::set<std::string> names;
+  for (const auto& s : scenarios) {
+    if (!names.insert(s.name).second) {
+      std::cerr << "two scenarios are named '" << s.name
+                << "': names must be unique, since a scenario's name picks its golden and its run folder\n";
+      return 2;
+    }
   }
   runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), jobs};
   std::cout << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "

@@ -1,3 +1,4 @@
+#include <set>
 #include <system_error>
 
 #include <graft/error.hpp>
@@ -26,7 +27,16 @@ std::vector<std::filesystem::path> resolve_targets(const paths& p, const std::ve
                                      p.scenarios().string() + " (see graft list)");
     }
   }
-  return files;
+  // A scenario named twice (by name and by path, say) runs once: two runs of
+  // it at a time would share its run folder and pending snapshot.
+  std::vector<std::filesystem::path> unique;
+  std::set<std::filesystem::path> seen;
+  for (auto& f : files) {
+    std::error_code ec;
+    const std::filesystem::path canonical = std::filesystem::weakly_canonical(f, ec);
+    if (seen.insert(ec ? f : canonical).second) unique.push_back(std::move(f));
+  }
+  return unique;
 }
 
 }  // namespace graft::harness::cli
