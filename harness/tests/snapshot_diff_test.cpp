@@ -100,6 +100,19 @@ TEST(DiffJson, IntegersCompareExactly) {
   EXPECT_EQ(diffs[0].path, "events[1].metrics.numel");
 }
 
+TEST(DiffJson, AnIntegerThatBecameAFloatIsADifferenceWhateverItsValue) {
+  for (const double value : {4.0, 4.0000001}) {
+    nlohmann::json actual = sample_snapshot();
+    actual["events"][1]["metrics"]["numel"] = value;
+    actual["events"][0]["tensor"]["shape"][0] = value;
+    const auto diffs = diff_snapshots(sample_snapshot(), actual);
+    ASSERT_EQ(diffs.size(), 2u) << value;
+    EXPECT_EQ(diffs[0].path, "events[0].tensor.shape[0]");
+    EXPECT_EQ(diffs[1].path, "events[1].metrics.numel");
+    EXPECT_NE(diffs[1].detail.find("an integer on one side, a float on the other"), std::string::npos) << diffs[1].detail;
+  }
+}
+
 TEST(DiffJson, NanEqualsNanButNotANumber) {
   const tolerance_policy policy;
   EXPECT_TRUE(diff_json(nlohmann::json{{"v", "NaN"}}, nlohmann::json{{"v", "NaN"}}, policy).empty());

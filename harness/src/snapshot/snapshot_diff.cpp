@@ -100,6 +100,12 @@ class differ {
       if (e != a) add(path, e, a, "integers compare exactly");
       return;
     }
+    // A count or a shape that became a float is a change of kind, not a
+    // rounding difference to forgive (the writer keeps 4.0 a float).
+    if (e.is_number_integer() != a.is_number_integer() && e.is_number() && a.is_number()) {
+      add(path, e, a, std::string("an integer on one side, a float on the other: integers compare exactly"));
+      return;
+    }
     if (both_numeric && (any_number || e != a)) {
       const tolerance tol = policy_.for_path(path, dtype);
       if (!tol.allows(ev, av)) {
