@@ -235,6 +235,22 @@ TEST(GraftCli, RunKillsStragglersAtTheScenarioTimeout) {
       << r.output;
 }
 
+TEST(GraftCli, ListOfAMissingFixturesFolderIsBadInput) {
+  temp_dir dir;
+  const auto r = graft(dir, "--fixtures " + quoted(dir / "nowhere") + " list");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("nowhere/scenarios: cannot read this folder of scenarios"), std::string::npos) << r.output;
+}
+
+TEST(GraftCli, ListCallsNoGoldenObsoleteWhoseScenarioFailsToLoad) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json& doc) { doc["timeout_s"] = "20"; });
+  const auto r = graft(dir, "list" + where);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("timeout_s"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("obsolete"), std::string::npos) << r.output;
+}
+
 TEST(GraftCli, ListShowsEveryScenarioWithItsGolden) {
   temp_dir dir;
   const auto r = graft(dir, "list");

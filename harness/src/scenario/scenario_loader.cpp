@@ -281,7 +281,12 @@ scenario load_scenario(const std::filesystem::path& path) {
 std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+  std::filesystem::directory_iterator entries(folder, ec);
+  if (ec) {
+    GRAFT_THROW(fixture_error, folder.string() + ": cannot read this folder of scenarios (" + ec.message() +
+                                   "); check the path, or --fixtures (a folder holding scenarios/)");
+  }
+  for (const auto& entry : entries) {
     if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
   }
   std::sort(files.begin(), files.end());

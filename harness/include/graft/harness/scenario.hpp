@@ -107,7 +107,8 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
 // the file's stem (the snapshot and the CTest test are named after it).
 scenario load_scenario(const std::filesystem::path& path);
 
-// The *.json files of a folder, sorted by name.
+// The *.json files of a folder, sorted by name; fixture_error when the folder
+// cannot be read (missing, not a folder).
 std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& folder);
 
 }  // namespace graft::harness
