@@ -9,6 +9,7 @@
 //
 // Exit status: 0 fine, 1 regression (compare), 2 bad input or usage.
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -69,7 +70,9 @@ int compare(std::vector<std::string> args) {
       try {
         std::size_t used = 0;
         options.threshold = std::stod(args[i], &used);
-        if (used != args[i].size() || options.threshold <= 0) throw std::invalid_argument(args[i]);
+        if (used != args[i].size() || !(options.threshold > 0) || !std::isfinite(options.threshold)) {
+          throw std::invalid_argument(args[i]);
+        }
       } catch (const std::exception&) {
         return usage("--threshold '" + args[i] + "' is not a positive fraction such as 0.10");
       }

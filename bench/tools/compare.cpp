@@ -66,14 +66,23 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
   const bench_file new_file = read_file(new_path);
   const auto base = measures(merge_results({base_file}));
   const auto fresh = measures(merge_results({new_file}));
-  int regressions = 0, noisy = 0, compared = 0;
+  int regressions = 0, noisy = 0, compared = 0, lost = 0;
   out << "| benchmark | measure | base | new | change | noise | verdict |\n"
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& [name, b] : base) {
     const auto it = fresh.find(name);
-    if (it == fresh.end()) continue;
+    const bool comparable = it != fresh.end() && it->second.is_ratio == b.is_ratio && b.value > 0;
+    if (!comparable) {
+      // Gone from NEW, failed there, or lost its floor: a gate that skipped
+      // it would let a broken benchmark through. Floors are not judged.
+      if (b.is_floor) continue;
+      ++lost;
+      out << "| " << name << " | " << (b.is_ratio ? "ratio to floor" : "median time") << " | " << value_text(b)
+          << " | - | - | - | **LOST** ("
+          << (it == fresh.end() ? "missing or failed in new" : "its floor is missing in one run") << ") |\n";
+      continue;
+    }
     const measure& n = it->second;
-    if (b.is_ratio != n.is_ratio || b.value <= 0) continue;  // a floor came or went: not comparable
     ++compared;
     const double change = n.value / b.value - 1;
     std::optional<double> noise;
@@ -97,10 +106,11 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
         << (noise ? percent(*noise).substr(1) : std::string("-")) << " | " << verdict << " |\n";
   }
   out << "\n" << compared << " compared, threshold " << percent(options.threshold).substr(1) << ": "
-      << regressions << " regression(s), " << noisy << " too noisy to tell.\n";
+      << regressions << " regression(s), " << noisy << " too noisy to tell, " << lost
+      << " lost (in base, not comparable in new).\n";
   if (compared == 0) out << "No benchmark is in both runs with the same measure.\n";
   note_condition_changes(base_file.context, new_file.context, out);
-  return regressions > 0 ? 1 : 0;
+  return regressions > 0 || lost > 0 ? 1 : 0;
 }
 
 }  // namespace graft_bench
