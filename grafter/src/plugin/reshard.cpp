@@ -18,6 +18,8 @@
 
 #include <graft/shape_string.hpp>
 
+#include "base/json_text.hpp"
+
 namespace graft {
 namespace {
 
@@ -46,7 +48,7 @@ chosen_dim choose_dim(std::optional<std::int64_t> spec_dim, const graft_transfor
     if (!extras.is_object() || !extras.contains(key)) continue;
     const nlohmann::json& value = extras.at(key);
     if (!value.is_number_integer()) {
-      fail("received_extras_list[" + std::to_string(i) + "]['" + key + "'] is " + value.dump() +
+      fail("received_extras_list[" + std::to_string(i) + "]['" + key + "'] is " + detail::json_text(value) +
            ", not an integer; send the concat dimension as an integer");
     }
     const auto dim = value.get<std::int64_t>();
