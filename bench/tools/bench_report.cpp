@@ -6,9 +6,11 @@
 //       flags regressions of the median ratio (exit 1), says when noise hides them
 //   graft_bench_report validate FILE.json...
 //       checks that each file is Google Benchmark JSON with at least one result
+//   graft_bench_report --help
 //
 // Exit status: 0 fine, 1 regression (compare), 2 bad input or usage.
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -25,12 +27,38 @@ namespace {
 
 constexpr int kBadInput = 2;
 
+const char* const kUsage =
+    "usage: graft_bench_report report [--out DIR] FILE.json...\n"
+    "       graft_bench_report compare [--threshold FRACTION] BASE.json NEW.json\n"
+    "       graft_bench_report validate FILE.json...\n"
+    "       graft_bench_report --help\n";
+
+const char* const kHelp =
+    "\n"
+    "report    reads the Google Benchmark JSON files of one bench run (one per\n"
+    "          executable) and writes DIR/report.md, every figure as a ratio to\n"
+    "          its floor from the same file against its target, and\n"
+    "          DIR/latency.svg, latency vs size with the floors dashed.\n"
+    "          DIR defaults to reports/bench.\n"
+    "compare   sets two runs side by side and flags a benchmark whose median ratio\n"
+    "          to its floor (or median time, without a floor) grew by more than\n"
+    "          FRACTION (default 0.10) and more than twice the runs' combined cv;\n"
+    "          within that noise it says \"too noisy to tell\". A judged benchmark\n"
+    "          missing or failed in NEW is LOST.\n"
+    "validate  checks that each file is Google Benchmark JSON with results.\n"
+    "\n"
+    "Exit status: 0 fine, 1 a regression or a lost benchmark (compare), 2 bad\n"
+    "input or usage.\n";
+
 int usage(const std::string& problem) {
-  std::cerr << "graft_bench_report: " << problem << "\n"
-            << "usage: graft_bench_report report [--out DIR] FILE.json...\n"
-            << "       graft_bench_report compare [--threshold FRACTION] BASE.json NEW.json\n"
-            << "       graft_bench_report validate FILE.json...\n";
+  std::cerr << "graft_bench_report: " << problem << "\n" << kUsage;
   return kBadInput;
+}
+
+bool wants_help(const std::vector<std::string>& args) {
+  return std::find_if(args.begin(), args.end(), [](const std::string& a) {
+           return a == "--help" || a == "-h";
+         }) != args.end();
 }
 
 void write_file(const std::filesystem::path& path, const std::string& text) {
@@ -101,6 +129,10 @@ int main(int argc, char** argv) {
   if (argc < 2) return usage("missing subcommand");
   const std::string command = argv[1];
   const std::vector<std::string> args(argv + 2, argv + argc);
+  if (wants_help({argv + 1, argv + argc}) || command == "help") {
+    std::cout << kUsage << kHelp;
+    return 0;
+  }
   try {
     if (command == "report") return report(args);
     if (command == "compare") return compare(args);

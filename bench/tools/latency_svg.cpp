@@ -19,6 +19,7 @@ const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7
 std::string family_of(const std::string& variant) {
   if (variant.rfind("cuda_", 0) == 0) return "CUDA";
   if (variant.rfind("BM_", 0) == 0) return "c10d exchange";
+  if (variant.rfind("c10d_", 0) == 0) return "c10d graft";
   return "CPU";
 }
 
@@ -27,6 +28,22 @@ bool is_floor(const std::string& variant) {
     if (s.floor == variant) return true;
   }
   return false;
+}
+
+// The parts of r's name that tell one line from another in a panel: its
+// variant and the shape of the run (c10d_graft_off 1x1 vs 2x2), not its
+// dtype (the panel's), size (the x axis) or Google Benchmark's suffixes
+// (real_time, threads:2).
+std::string line_name(const result& r) {
+  std::string out = r.variant;
+  std::stringstream parts(r.key);
+  for (std::string part; std::getline(parts, part, '/');) {
+    const bool size = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    const bool suffix = part.find(':') != std::string::npos || part == "real_time" || part == "manual_time" ||
+                        part == "process_time";
+    if (part != r.dtype && !size && !suffix) out += " " + part;
+  }
+  return out;
 }
 
 std::string escape(const std::string& s) {
@@ -46,19 +63,25 @@ std::string num(double v) {
   return buffer;
 }
 
-using series = std::map<std::string, std::vector<std::pair<double, double>>>;  // variant -> (bytes, ns)
+struct line {
+  bool floor = false;
+  std::vector<std::pair<double, double>> points;  // (bytes, ns)
+};
+using series = std::map<std::string, line>;  // by line_name
 
 void panel(std::ostringstream& out, const std::string& title, const series& lines, double y0) {
   double min_b = 1e300, max_b = 0, min_t = 1e300, max_t = 0;
-  for (const auto& [name, points] : lines) {
-    for (const auto& [b, t] : points) {
+  for (const auto& [name, l] : lines) {
+    for (const auto& [b, t] : l.points) {
       min_b = std::min(min_b, b);
       max_b = std::max(max_b, b);
       min_t = std::min(min_t, t);
       max_t = std::max(max_t, t);
     }
   }
-  const double lx0 = std::log2(min_b), lx1 = std::max(std::log2(max_b), lx0 + 1);
+  // One size alone sits mid-axis, with a size tick either side.
+  const double mid = (std::log2(min_b) + std::log2(max_b)) / 2;
+  const double lx0 = std::min(std::log2(min_b), mid - 1), lx1 = std::max(std::log2(max_b), mid + 1);
   const double ly0 = std::floor(std::log10(min_t)), ly1 = std::max(std::ceil(std::log10(max_t)), ly0 + 1);
   const double px0 = kLeft, px1 = kWidth - kRight, py0 = y0 + kTop, py1 = y0 + kPanelHeight - kBottom;
   const auto x = [&](double b) { return px0 + (std::log2(b) - lx0) / (lx1 - lx0) * (px1 - px0); };
@@ -74,7 +97,7 @@ void panel(std::ostringstream& out, const std::string& title, const series& line
         << "' stroke='#ddd'/>\n<text x='" << num(px0 - 6) << "' y='" << num(ty + 4)
         << "' font-size='11' text-anchor='end'>" << escape(time_text(std::pow(10.0, d))) << "</text>\n";
   }
-  for (double e = std::ceil(lx0); e <= lx1; e += 2) {
+  for (double e = std::ceil(lx0); e <= lx1; e += lx1 - lx0 > 4 ? 2 : 1) {
     const double tx = px0 + (e - lx0) / (lx1 - lx0) * (px1 - px0);
     out << "<line x1='" << num(tx) << "' y1='" << num(py0) << "' x2='" << num(tx) << "' y2='" << num(py1)
         << "' stroke='#eee'/>\n<text x='" << num(tx) << "' y='" << num(py1 + 16)
@@ -86,20 +109,25 @@ void panel(std::ostringstream& out, const std::string& title, const series& line
       << "<text x='" << num(16) << "' y='" << num((py0 + py1) / 2) << "' font-size='12' transform='rotate(-90 16 "
       << num((py0 + py1) / 2) << ")' text-anchor='middle'>median latency (log scale)</text>\n";
 
-  int color = 0, legend = 0;
-  for (const auto& [name, points] : lines) {
-    const bool floor = is_floor(name);
+  // Floors are black and dashed, each with its own dash so that two floors
+  // in one panel (1x1 and 2x2) stay apart.
+  static const char* const kDashes[] = {"6 4", "2 3", "10 3 2 3"};
+  int color = 0, dash = 0, legend = 0;
+  for (const auto& [name, l] : lines) {
+    const bool floor = l.floor;
+    const auto& points = l.points;
     const char* stroke = floor ? "#000" : kColors[color++ % 10];
+    const std::string dashed = floor ? std::string(" stroke-dasharray='") + kDashes[dash++ % 3] + "'" : "";
     std::ostringstream path;
     for (const auto& [b, t] : points) path << num(x(b)) << "," << num(y(t)) << " ";
     out << "<polyline fill='none' stroke='" << stroke << "' stroke-width='" << (floor ? 2.5 : 1.8) << "'"
-        << (floor ? " stroke-dasharray='6 4'" : "") << " points='" << path.str() << "'/>\n";
+        << dashed << " points='" << path.str() << "'/>\n";
     for (const auto& [b, t] : points) {
       out << "<circle cx='" << num(x(b)) << "' cy='" << num(y(t)) << "' r='2.5' fill='" << stroke << "'/>\n";
     }
     const double ly = py0 + 8 + 16 * legend++;
     out << "<line x1='" << num(px1 + 12) << "' y1='" << num(ly) << "' x2='" << num(px1 + 36) << "' y2='"
-        << num(ly) << "' stroke='" << stroke << "' stroke-width='2'" << (floor ? " stroke-dasharray='6 4'" : "")
+        << num(ly) << "' stroke='" << stroke << "' stroke-width='2'" << dashed
         << "/>\n<text x='" << num(px1 + 40) << "' y='" << num(ly + 4) << "' font-size='11'>" << escape(name)
         << (floor ? " (floor)" : "") << "</text>\n";
   }
@@ -113,15 +141,13 @@ std::string latency_svg(const std::map<std::string, result>& results) {
     if (!r.error.empty() || !r.bytes || *r.bytes <= 0 || r.median_ns <= 0) continue;
     if (spec_for_variant(r.variant) == nullptr) continue;
     const std::string title = family_of(r.variant) + (r.dtype.empty() ? "" : " " + r.dtype);
-    panels[title][r.variant].emplace_back(static_cast<double>(*r.bytes), r.median_ns);
+    line& l = panels[title][line_name(r)];
+    l.floor = is_floor(r.variant);
+    l.points.emplace_back(static_cast<double>(*r.bytes), r.median_ns);
   }
   for (auto& [title, lines] : panels) {
-    for (auto it = lines.begin(); it != lines.end();) {
-      std::sort(it->second.begin(), it->second.end());
-      it = it->second.size() < 2 ? lines.erase(it) : std::next(it);
-    }
+    for (auto& [name, l] : lines) std::sort(l.points.begin(), l.points.end());
   }
-  for (auto it = panels.begin(); it != panels.end();) it = it->second.empty() ? panels.erase(it) : std::next(it);
 
   const double height = std::max<double>(1, static_cast<double>(panels.size())) * kPanelHeight;
   std::ostringstream out;

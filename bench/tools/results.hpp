@@ -43,13 +43,16 @@ struct bench_file {
   run_context context;  // empty when the file has none
 };
 
-// Reads one file; throws bad_input naming the file and what is wrong.
+// Reads one file; throws bad_input naming the file and what is wrong: not
+// JSON, a field of the wrong type, a time that is not finite and > 0.
+// Google Benchmark's bare NaN and Infinity are read as null.
 bench_file read_file(const std::string& path);
 
 // Reads every file, in order.
 std::vector<bench_file> read_files(const std::vector<std::string>& paths);
 
-// The files' results keyed by run name (a later file wins a duplicate name).
+// The files' results keyed by run name. A name in two files is bad input:
+// they are two runs, and a report shows one.
 std::map<std::string, result> merge_results(const std::vector<bench_file>& files);
 
 }  // namespace graft_bench

@@ -119,7 +119,9 @@ std::vector<row> build_rows(const std::map<std::string, result>& results) {
       if (r.variant != spec.variant) continue;
       row out{&spec, &r, nullptr, {}, {}, {}, {}, false, {}};
       const std::string floor_name = spec.floor + (r.key.empty() ? "" : "/" + r.key);
-      if (const auto it = results.find(floor_name); it != results.end() && it->second.error.empty()) {
+      // A floor from another file is another run's: no ratio against it.
+      if (const auto it = results.find(floor_name);
+          it != results.end() && it->second.error.empty() && it->second.source == r.source) {
         out.floor = &it->second;
       }
       out.bandwidth_gbs = r.error.empty() ? bandwidth(r) : std::nullopt;
