@@ -79,7 +79,7 @@ TEST(ScenarioLoader, EveryProblemIsReportedWithItsPathInOneError) {
   doc["unknown_key"] = true;
   const std::string text = problems_of(doc);
   EXPECT_NE(text.find("test.json: "), std::string::npos) << text;
-  EXPECT_NE(text.find("world.target: expected a world size >= 1, got 0"), std::string::npos) << text;
+  EXPECT_NE(text.find("world.target: expected an integer in [1, 256], got 0"), std::string::npos) << text;
   EXPECT_NE(text.find("grafter.role: set by the runner"), std::string::npos) << text;
   EXPECT_NE(text.find("grafter.measure: expected \"full\" or \"off\", got \"some\""), std::string::npos) << text;
   EXPECT_NE(text.find("unknown_key: unknown key"), std::string::npos) << text;
@@ -148,6 +148,59 @@ TEST(ScenarioLoader, BothSidesMustSayWhatTheyDo) {
   EXPECT_NE(problems_of(doc).find("steps[0].target: a rank that runs needs exactly one of"), std::string::npos);
   doc["steps"][0]["target"] = {{"skip", true}};
   EXPECT_EQ(problems_of(doc), "");
+}
+
+// Numbers beyond what a scenario can mean fail at load time: not as a wrapped
+// int (4294967297 read as 1), an overflowed deadline or a huge allocation.
+TEST(ScenarioLoader, NumbersOutOfRangeAreNamed) {
+  nlohmann::json doc = good_document();
+  doc["world"]["baseline"] = 4294967297LL;
+  doc["world"]["target"] = nlohmann::json(18446744073709551615ULL);
+  doc["timeout_s"] = 1e300;
+  doc["grafter"]["timeout"] = 1e12;
+  doc["steps"][0]["target"]["expect"]["equals"]["rank"] = 4294967296LL;
+  doc["steps"][0]["target"]["tensor"]["shape"] = {100000, 100000, 100000};
+  doc["steps"][0]["baseline"]["tensor"]["shape"] = {std::int64_t{1} << 40, std::int64_t{1} << 40};
+  const std::string text = problems_of(doc);
+  EXPECT_NE(text.find("world.baseline: expected an integer in [1, 256], got 4294967297"), std::string::npos) << text;
+  EXPECT_NE(text.find("world.target: integer 18446744073709551615 is out of range"), std::string::npos) << text;
+  EXPECT_NE(text.find("timeout_s: expected seconds in (0, 86400], got 1e+300"), std::string::npos) << text;
+  EXPECT_NE(text.find("grafter.timeout: expected a number of seconds in (0, 86400]"), std::string::npos) << text;
+  EXPECT_NE(text.find("steps[0].target.expect.equals.rank: expected an integer in [0, 255], got 4294967296"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("steps[0].target.tensor.shape: [100000, 100000, 100000] holds more than 268435456 elements"),
+            std::string::npos)
+      << text;
+  // 2^40 x 2^40 overflows int64: still named, not wrapped into a small count.
+  EXPECT_NE(text.find("steps[0].baseline.tensor.shape: [1099511627776, 1099511627776] holds more than"),
+            std::string::npos)
+      << text;
+}
+
+TEST(ScenarioLoader, TheLimitsThemselvesAreAccepted) {
+  nlohmann::json doc = good_document();
+  doc["world"]["target"] = kMaxScenarioWorldSize;
+  doc["timeout_s"] = kMaxScenarioTimeoutSeconds;
+  doc["steps"][0]["target"]["tensor"]["shape"] = {std::int64_t{1} << 14, std::int64_t{1} << 14};
+  doc["steps"][0]["target"].erase("expect");
+  doc["steps"][1]["target"] = {{"skip", true}};
+  EXPECT_EQ(problems_of(doc), "");
+}
+
+// A name is also a file stem: nothing that leaves its folder.
+TEST(ScenarioLoader, NamesThatAreNotFileStemsAreRefused) {
+  for (const char* bad : {".", "..", "../x", "a/b", "", "-x", " x", "x y", "caf\xc3\xa9"}) {
+    nlohmann::json doc = good_document();
+    doc["name"] = bad;
+    EXPECT_NE(problems_of(doc).find("is not a scenario name: 1 to 100 letters"), std::string::npos)
+        << "name " << bad << ": " << problems_of(doc);
+  }
+  for (const char* good : {"x", "_x", "double_2x2", "a.b-c", "9lives"}) {
+    nlohmann::json doc = good_document();
+    doc["name"] = good;
+    EXPECT_EQ(problems_of(doc), "") << good;
+  }
 }
 
 TEST(ScenarioLoader, SchemaVersionIsRequiredAndChecked) {

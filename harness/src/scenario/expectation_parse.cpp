@@ -22,8 +22,7 @@ std::optional<value_relation> parse_relation(const nlohmann::json& value, const 
   value_relation relation;
   const auto side = check.choice(value, "of", path, {"baseline", "target"}, true);
   if (side) relation.side = *side == "baseline" ? graft::role::baseline : graft::role::target;
-  if (auto rank = check.integer(value, "rank", path, false)) {
-    if (*rank < 0) check.add(json_checker::key_path(path, "rank"), "expected a local rank >= 0");
+  if (auto rank = check.integer_in(value, "rank", path, false, 0, kMaxScenarioWorldSize - 1)) {
     relation.rank = static_cast<int>(*rank);
   }
   relation.scale = check.number(value, "scale", path, false).value_or(1);

@@ -87,7 +87,23 @@ std::optional<std::int64_t> json_checker::integer(const nlohmann::json& object, 
     add(at, std::string("expected an integer, got ") + kind_of(*it) + " " + describe(*it));
     return std::nullopt;
   }
+  if (it->is_number_unsigned() && it->get<std::uint64_t>() > std::uint64_t{INT64_MAX}) {
+    add(at, "integer " + describe(*it) + " is out of range");
+    return std::nullopt;
+  }
   return it->get<std::int64_t>();
+}
+
+std::optional<std::int64_t> json_checker::integer_in(const nlohmann::json& object, const std::string& key,
+                                                     const std::string& path, bool required, std::int64_t min,
+                                                     std::int64_t max) {
+  const auto value = integer(object, key, path, required);
+  if (value && (*value < min || *value > max)) {
+    add(key_path(path, key), "expected an integer in [" + std::to_string(min) + ", " + std::to_string(max) +
+                                 "], got " + std::to_string(*value));
+    return std::nullopt;
+  }
+  return value;
 }
 
 std::optional<double> json_checker::number(const nlohmann::json& object, const std::string& key,

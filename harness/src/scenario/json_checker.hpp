@@ -32,6 +32,10 @@ class json_checker {
                                     bool required);
   std::optional<std::int64_t> integer(const nlohmann::json& object, const std::string& key, const std::string& path,
                                       bool required);
+  // integer() within [min, max]; outside it is a problem naming the range.
+  std::optional<std::int64_t> integer_in(const nlohmann::json& object, const std::string& key,
+                                         const std::string& path, bool required, std::int64_t min,
+                                         std::int64_t max);
   std::optional<double> number(const nlohmann::json& object, const std::string& key, const std::string& path,
                                bool required);
   std::optional<bool> boolean(const nlohmann::json& object, const std::string& key, const std::string& path);

@@ -7,6 +7,7 @@
 
 #include <graft/error.hpp>
 #include <graft/harness/snapshot.hpp>
+#include <graft/harness/snapshot_store.hpp>
 #include <graft/harness/tolerance.hpp>
 
 #include "scenario/parsers.hpp"
@@ -35,7 +36,10 @@ void parse_grafter(const nlohmann::json& value, const std::string& path, json_ch
       check.add(at, "unknown grafter key; expected one of: b2t_filter, t2b_filter, backend, group_name, timeout, "
                     "transform_path, measure");
     } else if (key == "timeout") {
-      if (!v.is_number() || v.get<double>() <= 0) check.add(at, "expected a number of seconds > 0, got " + json_checker::describe(v));
+      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > kMaxScenarioTimeoutSeconds) {
+        check.add(at, "expected a number of seconds in (0, " + std::to_string(static_cast<int>(kMaxScenarioTimeoutSeconds)) +
+                          "], got " + json_checker::describe(v));
+      }
     } else if (key == "measure") {
       if (v != "full" && v != "off") check.add(at, "expected \"full\" or \"off\", got " + json_checker::describe(v));
     } else if (!v.is_string() && !(v.is_null() && key != "backend" && key != "group_name")) {
@@ -159,22 +163,28 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
       }
     }
     s.name = check.string(document, "name", "", true).value_or("");
+    if (document.contains("name") && document["name"].is_string() && !is_scenario_name(s.name)) {
+      check.add("name", json_checker::describe(document["name"]) + " is not a scenario name: " + kScenarioNameRule +
+                            " (it names the scenario's files)");
+    }
     s.description = check.string(document, "description", "", false).value_or("");
     if (document.contains("world") && check.is_object(document["world"], "world")) {
       const auto& world = document["world"];
       check.known_keys(world, "world", {"baseline", "target"});
       for (graft::role side : {graft::role::baseline, graft::role::target}) {
         const std::string key(to_string(side));
-        if (auto n = check.integer(world, key, "world", true)) {
-          if (*n < 1) check.add("world." + key, "expected a world size >= 1, got " + std::to_string(*n));
-          else (side == graft::role::baseline ? s.baseline_world_size : s.target_world_size) = static_cast<int>(*n);
+        if (auto n = check.integer_in(world, key, "world", true, 1, kMaxScenarioWorldSize)) {
+          (side == graft::role::baseline ? s.baseline_world_size : s.target_world_size) = static_cast<int>(*n);
         }
       }
     } else if (!document.contains("world")) {
       check.add("world", "required object {\"baseline\": B, \"target\": T} is missing");
     }
     if (auto t = check.number(document, "timeout_s", "", false)) {
-      if (*t <= 0) check.add("timeout_s", "expected seconds > 0");
+      if (*t <= 0 || *t > kMaxScenarioTimeoutSeconds) {
+        check.add("timeout_s", "expected seconds in (0, " + std::to_string(static_cast<int>(kMaxScenarioTimeoutSeconds)) +
+                                   "], got " + json_checker::describe(document["timeout_s"]));
+      }
       s.timeout_s = *t;
     }
     if (document.contains("grafter")) {

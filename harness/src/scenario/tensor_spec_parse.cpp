@@ -13,10 +13,22 @@ namespace detail {
 
 namespace {
 
-std::int64_t product(const std::vector<std::int64_t>& shape) {
+// The element count, or nullopt beyond kMaxScenarioTensorElements (checked
+// per factor, so that no product overflows).
+std::optional<std::int64_t> element_count(const std::vector<std::int64_t>& shape) {
   std::int64_t n = 1;
-  for (auto d : shape) n *= d;
+  for (auto d : shape) {
+    if (d > kMaxScenarioTensorElements) return std::nullopt;
+    n *= d;
+    if (n > kMaxScenarioTensorElements) return std::nullopt;
+  }
   return n;
+}
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
 }
 
 }  // namespace
@@ -46,7 +58,14 @@ std::optional<tensor_spec> parse_tensor_spec(const nlohmann::json& value, const 
   tensor_spec spec;
   const std::size_t before = check.problems().size();
   spec.dtype = check.choice(value, "dtype", path, scenario_dtypes(), false);
-  if (auto shape = check.int_array(value, "shape", path, false)) spec.shape = *shape;
+  if (auto shape = check.int_array(value, "shape", path, false)) {
+    spec.shape = *shape;
+    if (!element_count(spec.shape)) {
+      check.add(json_checker::key_path(path, "shape"),
+                shape_text(spec.shape) + " holds more than " + std::to_string(kMaxScenarioTensorElements) +
+                    " elements, a scenario tensor's limit; scenarios check correctness, so use a smaller shape");
+    }
+  }
 
   int sources = 0;
   for (const char* key : {"values", "fill", "arange", "random", "from"}) sources += value.contains(key) ? 1 : 0;
@@ -61,11 +80,12 @@ std::optional<tensor_spec> parse_tensor_spec(const nlohmann::json& value, const 
     spec.values = value["values"];
     if (check_value_list(spec.values, json_checker::key_path(path, "values"), check)) {
       const auto n = static_cast<std::int64_t>(spec.values.size());
+      const auto count = element_count(spec.shape);
       if (!has_shape) spec.shape = {n};
-      else if (product(spec.shape) != n) {
+      else if (count && *count != n) {
         check.add(json_checker::key_path(path, "shape"),
-                  "holds " + std::to_string(product(spec.shape)) + " elements but \"values\" has " +
-                      std::to_string(n) + "; make them agree");
+                  "holds " + std::to_string(*count) + " elements but \"values\" has " + std::to_string(n) +
+                      "; make them agree");
       }
     }
   } else if (value.contains("fill")) {

@@ -19,6 +19,13 @@ namespace graft::harness {
 
 inline constexpr int kScenarioSchemaVersion = 1;
 
+// Bounds on a scenario's numbers, so that a typo fails when the file loads
+// instead of as a wrapped int, an overflowed deadline or a huge allocation.
+// Scenarios check correctness, not capacity.
+inline constexpr int kMaxScenarioWorldSize = 256;                            // processes per side
+inline constexpr double kMaxScenarioTimeoutSeconds = 24 * 3600.0;            // timeout_s, grafter.timeout
+inline constexpr std::int64_t kMaxScenarioTensorElements = std::int64_t{1} << 28;  // per tensor (1 GiB of float32)
+
 // The dtypes a scenario may name.
 const std::vector<std::string>& scenario_dtypes();
 

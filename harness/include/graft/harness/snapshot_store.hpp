@@ -25,6 +25,12 @@
 
 namespace graft::harness {
 
+// A scenario's name is also the stem of its files (scenarios/NAME.json, its
+// snapshots, its run folder), so it is held to kScenarioNameRule: no path
+// separators, no "." or "..". Locale-independent (ASCII only).
+extern const char* const kScenarioNameRule;
+bool is_scenario_name(const std::string& name);
+
 // CI is set and not "", "0" or "false" (any case), or TF_BUILD is set: insta's rule.
 bool is_ci(const std::map<std::string, std::string>& env);
 bool is_ci_from_process_env();
