@@ -60,7 +60,15 @@ TEST(GraftCli, UsageErrorsAreBadInput) {
   temp_dir dir;
   EXPECT_EQ(graft(dir, "").exit_code, 2);
   EXPECT_EQ(graft(dir, "diff only_one.json").exit_code, 2);
-  EXPECT_EQ(graft(dir, "frobnicate").exit_code, 2);
+  for (const char* args : {"frobnicate", "--fixtures /tmp frobnicate list"}) {
+    const auto r = graft(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_NE(r.output.find("unknown command 'frobnicate'"), std::string::npos) << args << "\n" << r.output;
+  }
+  // A negative job count is a mistake, not "one per core".
+  const auto jobs = graft(dir, "run -j -3 x");
+  EXPECT_EQ(jobs.exit_code, 2);
+  EXPECT_NE(jobs.output.find("--jobs: Value -3 not in range 0 to 1024"), std::string::npos) << jobs.output;
 }
 
 TEST(GraftCli, EveryGoldenDiffsCleanAgainstItselfAndTamperingIsCaught) {
@@ -123,6 +131,30 @@ TEST(GraftCli, DiffOfBadFilesIsExitTwoNamingTheFile) {
   EXPECT_NE(r.output.find("absent.json"), std::string::npos) << r.output;
 }
 
+TEST(GraftCli, DiffNamesTheFileOfEveryKindOfBadSnapshot) {
+  temp_dir dir;
+  const auto golden = goldens().front();
+  const auto folder = graft(dir, "diff " + quoted(dir.path()) + " " + quoted(golden));
+  EXPECT_EQ(folder.exit_code, 2);
+  EXPECT_NE(folder.output.find(": is a folder; pass a snapshot file"), std::string::npos) << folder.output;
+
+  nlohmann::json snapshot = load_snapshot(golden);
+  snapshot["tolerances"] = {{"events[*].mean", {{"rtol", -1}}}};
+  write_snapshot(dir / "bad_tolerance.json", snapshot);
+  const auto tolerance = graft(dir, "diff " + quoted(dir / "bad_tolerance.json") + " " + quoted(golden));
+  EXPECT_EQ(tolerance.exit_code, 2);
+  EXPECT_NE(tolerance.output.find("bad_tolerance.json: tolerances"), std::string::npos) << tolerance.output;
+
+  snapshot.erase("tolerances");
+  snapshot["schema_version"] = "1";
+  write_snapshot(dir / "string_version.json", snapshot);
+  const auto version = graft(dir, "diff " + quoted(dir / "string_version.json") + " " + quoted(golden));
+  EXPECT_EQ(version.exit_code, 2);
+  EXPECT_NE(version.output.find("string_version.json: schema_version \"1\" is not one this graft reads"),
+            std::string::npos)
+      << version.output;
+}
+
 TEST(GraftCli, RunWithAnInvalidScenarioIsBadInputListingEveryProblem) {
   temp_dir dir;
   dir.write("fixtures/scenarios/broken.json",
@@ -138,12 +170,26 @@ TEST(GraftCli, RunWithAnInvalidScenarioIsBadInputListingEveryProblem) {
   EXPECT_EQ(graft(dir, "run no_such_scenario --fixtures " + quoted(dir / "fixtures")).exit_code, 2);
 }
 
+// Only a snapshot becomes a golden: a pending file without events is refused.
+TEST(GraftCli, UpdateRefusesAPendingFileThatIsNoSnapshot) {
+  temp_dir dir;
+  dir.write("reports/snapshots/s.pending.json", R"({"schema_version": 1})");
+  const std::string where = " --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports");
+  const auto r = graft(dir, "update s" + where, "CI=false");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("s.pending.json: no \"events\" array"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "fixtures/snapshots/s.json"));
+}
+
 TEST(GraftCli, UpdateUnderCiWritesNothing) {
   temp_dir dir;
   write_snapshot(dir / "reports/snapshots/s.pending.json", {{"schema_version", 1}, {"events", nlohmann::json::array()}});
   const std::string where = " --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports");
   const auto refused = graft(dir, "update" + where, "CI=true");
   EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.output.find("graft update: refusing to write goldens under CI"), std::string::npos)
+      << refused.output;
+  EXPECT_EQ(refused.output.find("graft update: graft update"), std::string::npos) << refused.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "fixtures/snapshots/s.json"));
   const auto accepted = graft(dir, "update s" + where, "CI=false");
   EXPECT_EQ(accepted.exit_code, 0) << accepted.output;

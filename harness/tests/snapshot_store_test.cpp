@@ -80,6 +80,20 @@ TEST_F(SnapshotStore, UpdateIsRefusedUnderCiAndForUnknownNames) {
   }
 }
 
+// `graft update ../../x` must not write or delete outside the two folders.
+TEST_F(SnapshotStore, UpdateRefusesNamesThatAreNotScenarioNames) {
+  const std::filesystem::path outside = dirs_.output.parent_path() / "x.pending.json";
+  write_snapshot(outside, snapshot_with(1.0));
+  try {
+    accept_pending(dirs_, {"../x"}, false);
+    FAIL() << "expected snapshot_error";
+  } catch (const snapshot_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'../x' is not a scenario name"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(std::filesystem::exists(outside));
+  EXPECT_FALSE(std::filesystem::exists(dirs_.golden.parent_path() / "x.json"));
+}
+
 TEST_F(SnapshotStore, GoldensWithoutAScenarioAreObsolete) {
   write_snapshot(dirs_.golden_path("kept"), snapshot_with(1.0));
   write_snapshot(dirs_.golden_path("gone"), snapshot_with(1.0));

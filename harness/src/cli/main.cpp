@@ -20,6 +20,23 @@ std::filesystem::path default_worker() {
   return ec ? std::filesystem::path("graft_worker") : self.parent_path() / "graft_worker";
 }
 
+// The first word that is neither an option, an option's value nor a command,
+// or "": CLI11 itself only says "A subcommand is required".
+std::string misplaced_command(int argc, char** argv, CLI::App& app) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind('-', 0) == 0) {
+      // The global options (--fixtures DIR, ...) all take a value.
+      const bool takes_value = arg != "-h" && arg != "--help" && arg.find('=') == std::string::npos;
+      if (takes_value && app.get_option_no_throw(arg) != nullptr) ++i;
+      continue;
+    }
+    const auto named = app.get_subcommands([&](CLI::App* sub) { return sub->check_name(arg); });
+    return named.empty() ? arg : "";
+  }
+  return "";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -39,7 +56,9 @@ int main(int argc, char** argv) {
   auto* run = app.add_subcommand("run", "run scenarios (default: every one in FIXTURES/scenarios), print progress "
                                         "and a summary, check each log snapshot against its golden");
   run->add_option("scenarios", targets, "scenario files, folders of them, or scenario names");
-  run->add_option("-j,--jobs", jobs, "scenarios to run at once (0: one per core)")->capture_default_str();
+  run->add_option("-j,--jobs", jobs, "scenarios to run at once (0: one per core)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
 
   std::string expected, actual;
   auto* diff = app.add_subcommand("diff", "compare two snapshots (structure and strings exactly, numbers within "
@@ -60,10 +79,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (const std::string word = misplaced_command(argc, argv, app); !word.empty()) {
+      std::cerr << "graft: unknown command '" << word << "'; the commands are run, diff, update, list "
+                << "and localize (graft --help)\n";
+      return 2;
+    }
     // --help exits 0; any usage error is bad input.
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (jobs <= 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (jobs == 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   try {
     if (run->parsed()) return cli::run_command(p, targets, jobs);
     if (diff->parsed()) return cli::diff_command(expected, actual);

@@ -10,6 +10,7 @@
 
 #include <graft/error.hpp>
 #include <graft/harness/json_format.hpp>
+#include <graft/harness/tolerance.hpp>
 
 namespace graft::harness {
 
@@ -67,6 +68,11 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
 }
 
 nlohmann::json load_snapshot(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    GRAFT_THROW(snapshot_error, path.string() + ": is a folder; pass a snapshot file, e.g. "
+                                                "reports/snapshots/NAME.json");
+  }
   const std::string text = read_text(path);
   nlohmann::json parsed;
   try {
@@ -80,6 +86,17 @@ nlohmann::json load_snapshot(const std::filesystem::path& path) {
                                     ": not a graft snapshot (no top-level \"schema_version\"); "
                                     "pass a file written by graft run");
   }
+  const nlohmann::json& version = parsed["schema_version"];
+  if (!version.is_number_integer() || version.get<std::int64_t>() != kSnapshotSchemaVersion) {
+    GRAFT_THROW(snapshot_error, path.string() + ": schema_version " + version.dump() +
+                                    " is not one this graft reads (" + std::to_string(kSnapshotSchemaVersion) +
+                                    "); regenerate it with graft run");
+  }
+  if (!parsed.contains("events") || !parsed["events"].is_array()) {
+    GRAFT_THROW(snapshot_error, path.string() + ": no \"events\" array; pass a file written by graft run");
+  }
+  // A golden's tolerances are checked here, so that every error names the file.
+  if (parsed.contains("tolerances")) tolerance_policy::from_json(parsed["tolerances"], path.string() + ": tolerances");
   return parsed;
 }
 

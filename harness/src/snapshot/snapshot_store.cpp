@@ -89,11 +89,15 @@ std::vector<std::string> pending_names(const snapshot_dirs& dirs) {
 
 std::vector<std::string> accept_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names, bool ci) {
   if (ci) {
-    GRAFT_THROW(snapshot_error, "graft update: refusing to write goldens under CI (CI is set); "
+    GRAFT_THROW(snapshot_error, "refusing to write goldens under CI (CI is set); "
                                 "accept snapshots on a workstation and commit them");
   }
   const std::vector<std::string> chosen = names.empty() ? pending_names(dirs) : names;
   for (const auto& name : chosen) {
+    if (!is_scenario_name(name)) {
+      GRAFT_THROW(snapshot_error, "'" + name + "' is not a scenario name (" + kScenarioNameRule +
+                                      "); give names as graft list shows them");
+    }
     if (!std::filesystem::exists(dirs.pending_path(name))) {
       GRAFT_THROW(snapshot_error, dirs.pending_path(name).string() +
                                       ": no pending snapshot for '" + name + "'; run graft run " + name +
