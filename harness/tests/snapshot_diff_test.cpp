@@ -133,6 +133,37 @@ TEST(DiffJson, ARemovedEventIsOneMissingItemNotAShiftOfTheRest) {
   EXPECT_NE(diffs[0].expected.find("event recv_grafted (graft_rank 1)"), std::string::npos) << diffs[0].expected;
 }
 
+nlohmann::json long_log(std::size_t events) {
+  nlohmann::json log = {{"schema_version", 1}, {"events", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < events; ++i) {
+    log["events"].push_back({{"graft_rank", 0}, {"kind", "recv_grafted"}, {"name", "x" + std::to_string(i)}});
+  }
+  return log;
+}
+
+// A long log aligns its unchanged head and tail by position: one removed
+// event among 20000 is one missing item (an LCS over all of it would compare
+// 4e8 pairs).
+TEST(DiffJson, OneRemovedEventInALongLogIsOneMissingItem) {
+  nlohmann::json actual = long_log(20000);
+  actual["events"].erase(12345);
+  const auto diffs = diff_snapshots(long_log(20000), actual);
+  ASSERT_EQ(diffs.size(), 1u);
+  EXPECT_EQ(diffs[0].path, "events[12345]");
+  EXPECT_EQ(diffs[0].actual, "(missing)");
+}
+
+// A changed middle too large to realign is compared by position: nothing is
+// lost, every changed event is still reported.
+TEST(DiffJson, AHugeChangedMiddleIsComparedByPosition) {
+  nlohmann::json actual = long_log(3000);
+  for (std::size_t i = 1; i + 1 < 3000; ++i) actual["events"][i]["kind"] = "recv_skipped";
+  const auto diffs = diff_snapshots(long_log(3000), actual);
+  ASSERT_EQ(diffs.size(), 2998u);
+  EXPECT_EQ(diffs.front().path, "events[1].kind");
+  EXPECT_EQ(diffs.back().path, "events[2998].kind");
+}
+
 TEST(DiffJson, AnAddedEventIsOneExtraItem) {
   nlohmann::json actual = sample_snapshot();
   actual["events"].push_back({{"graft_rank", 1}, {"kind", "desync"}});

@@ -181,48 +181,64 @@ class differ {
     align(e, a, path, dtype);
   }
 
-  // LCS alignment of e and a under `same`; unmatched runs between matches are
-  // compared pairwise by position, and what is left over is missing / extra.
+  // Alignment of e and a under `same`: the common head and tail match by
+  // position (linear, and the whole of an unchanged log), the rest by LCS.
+  // Unmatched runs between matches are compared pairwise by position, and
+  // what is left over is missing / extra. A middle too large for the LCS
+  // table (kMaxAlignCells) is compared by position alone: every difference
+  // is still reported, just not realigned around insertions.
   void align(const nlohmann::json& e, const nlohmann::json& a, const std::string& path, const std::string& dtype) {
+    constexpr std::size_t kMaxAlignCells = std::size_t{1} << 22;
     const std::size_t n = e.size(), m = a.size();
-    std::vector<std::vector<char>> eq(n, std::vector<char>(m, 0));
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = 0; j < m; ++j) eq[i][j] = same(e[i], a[j], dtype) ? 1 : 0;
-    }
-    std::vector<std::vector<std::size_t>> lcs(n + 1, std::vector<std::size_t>(m + 1, 0));
-    for (std::size_t i = n; i-- > 0;) {
-      for (std::size_t j = m; j-- > 0;) {
-        lcs[i][j] = eq[i][j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-      }
-    }
-    std::size_t i = 0, j = 0;
-    std::size_t gap_i = 0, gap_j = 0;
-    auto flush_gap = [&](std::size_t end_i, std::size_t end_j) {
-      while (gap_i < end_i && gap_j < end_j) {
+    std::size_t head = 0;
+    while (head < n && head < m && same(e[head], a[head], dtype)) ++head;
+    std::size_t tail = 0;
+    while (head + tail < n && head + tail < m && same(e[n - 1 - tail], a[m - 1 - tail], dtype)) ++tail;
+    const std::size_t end_i = n - tail, end_j = m - tail;
+    std::size_t gap_i = head, gap_j = head;
+    auto flush_gap = [&](std::size_t stop_i, std::size_t stop_j) {
+      while (gap_i < stop_i && gap_j < stop_j) {
         compare(e[gap_i], a[gap_j], index_path(path, gap_i), dtype);
         ++gap_i;
         ++gap_j;
       }
-      for (; gap_i < end_i; ++gap_i) {
+      for (; gap_i < stop_i; ++gap_i) {
         out_->push_back({index_path(path, gap_i), short_text(e[gap_i]), kMissing, "item missing in actual"});
       }
-      for (; gap_j < end_j; ++gap_j) {
+      for (; gap_j < stop_j; ++gap_j) {
         out_->push_back({index_path(path, gap_j), kMissing, short_text(a[gap_j]),
                          "unexpected extra item in actual (actual index)"});
       }
     };
-    while (i < n && j < m) {
-      if (eq[i][j]) {
-        flush_gap(i, j);
-        gap_i = ++i;
-        gap_j = ++j;
-      } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-        ++i;
-      } else {
-        ++j;
+    const std::size_t rows = end_i - head, cols = end_j - head;
+    if (rows == 0 || cols == 0 || rows * cols > kMaxAlignCells) {
+      flush_gap(end_i, end_j);
+      return;
+    }
+    // eq and lcs are indexed from head: [r][c] is e[head + r] vs a[head + c].
+    std::vector<std::vector<char>> eq(rows, std::vector<char>(cols, 0));
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t c = 0; c < cols; ++c) eq[r][c] = same(e[head + r], a[head + c], dtype) ? 1 : 0;
+    }
+    std::vector<std::vector<std::size_t>> lcs(rows + 1, std::vector<std::size_t>(cols + 1, 0));
+    for (std::size_t r = rows; r-- > 0;) {
+      for (std::size_t c = cols; c-- > 0;) {
+        lcs[r][c] = eq[r][c] ? lcs[r + 1][c + 1] + 1 : std::max(lcs[r + 1][c], lcs[r][c + 1]);
       }
     }
-    flush_gap(n, m);
+    std::size_t r = 0, c = 0;
+    while (r < rows && c < cols) {
+      if (eq[r][c]) {
+        flush_gap(head + r, head + c);
+        gap_i = head + ++r;
+        gap_j = head + ++c;
+      } else if (lcs[r + 1][c] >= lcs[r][c + 1]) {
+        ++r;
+      } else {
+        ++c;
+      }
+    }
+    flush_gap(end_i, end_j);
   }
 
   const tolerance_policy& policy_;
