@@ -104,6 +104,17 @@ TEST(Analyse, NoBreakMeansNoDivergence) {
   EXPECT_EQ(r.points.at(0).verdict, "ok");
 }
 
+// A pass that failed measured nothing; the headline must not say all is well.
+TEST(Report, ARunWithProblemsClaimsNoDivergence) {
+  const loc::pass_measurements quiet = pass("q", {event("compare", "attn_output", 0, 1e-9)});
+  loc::localize_report r = loc::analyse(quiet, quiet, nullptr, nullptr, {});
+  EXPECT_NE(loc::format_summary(r).find("no divergence"), std::string::npos);
+  r.problems.push_back("target rank 0 exited with status 2");
+  const std::string summary = loc::format_summary(r);
+  EXPECT_EQ(summary.find("no divergence"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("no verdict: the run had problems"), std::string::npos) << summary;
+}
+
 TEST(Report, JsonCarriesSchemaVersionAndNonFiniteAsStrings) {
   const loc::pass_measurements bad = pass("b", {event("compare", "logits", 2, "NaN")});
   loc::localize_report r = loc::analyse(bad, bad, nullptr, nullptr, {});

@@ -110,3 +110,35 @@ TEST(ScenarioOptions, BuiltInCalibrationDropsTheBugAndSwitchesKernels) {
   const auto& target = o.target.argv;
   EXPECT_EQ(*(std::find(target.begin(), target.end(), "--bug") + 1), "attn_scale");
 }
+
+// Caught before any process starts, not after both passes ran.
+TEST(ScenarioOptions, ABugLayerBeyondTheModelIsBadInputAtOnce) {
+  loc::detail::command_state s;
+  s.bug = "norm_eps";
+  s.layers = 4;
+  s.bug_layer = 9;
+  try {
+    loc::detail::to_localize_options(s);
+    FAIL() << "expected config_error";
+  } catch (const graft::config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--bug-layer 9: must be in [0, 4) for --layers 4"), std::string::npos)
+        << e.what();
+  }
+  s.bug = "none";  // without a bug the layer is unused
+  EXPECT_NO_THROW(loc::detail::to_localize_options(s));
+}
+
+TEST(ScenarioOptions, ARunNameMustStayInItsFolder) {
+  loc::detail::command_state s;
+  for (const char* bad : {"../x", ".", "a/b"}) {
+    s.name = bad;
+    try {
+      loc::detail::to_localize_options(s);
+      FAIL() << "expected config_error for " << bad;
+    } catch (const graft::config_error& e) {
+      EXPECT_NE(std::string(e.what()).find("not a run name"), std::string::npos) << e.what();
+    }
+  }
+  s.name = "my_run-2";
+  EXPECT_EQ(loc::detail::to_localize_options(s).run_name, "my_run-2");
+}

@@ -31,6 +31,17 @@ TEST(Tolerance, OverrideGlobsNameOrLabelAndWinsOverCalibration) {
   EXPECT_DOUBLE_EQ(policy.threshold_for("logits", "logits[3]", "float32", "float32", std::nullopt).rel_diff, 1e-6);
 }
 
+// Documented: when several patterns match, the first given wins.
+TEST(Tolerance, TheFirstMatchingOverrideWins) {
+  loc::tolerance_policy policy;
+  policy.add_override("attn_output[2]", 1e-2);
+  policy.add_override("attn_*", 5e-4);
+  EXPECT_DOUBLE_EQ(policy.threshold_for("attn_output", "attn_output[2]", "float32", "float32", std::nullopt).rel_diff,
+                   1e-2);
+  EXPECT_DOUBLE_EQ(policy.threshold_for("attn_output", "attn_output[1]", "float32", "float32", std::nullopt).rel_diff,
+                   5e-4);
+}
+
 TEST(Tolerance, CalibratedThresholdIsAMultipleOfTheFloorWithAMinimum) {
   loc::tolerance_policy policy;
   policy.set_calibration_multiplier(20);

@@ -4,6 +4,8 @@
 
 #include <graft/error.hpp>
 #include <graft/harness/localize/model_bugs.hpp>
+#include <graft/harness/localize/model_settings.hpp>
+#include <graft/harness/snapshot_store.hpp>
 
 namespace graft::harness::localize::detail {
 
@@ -87,7 +89,8 @@ void add_options(CLI::App& app, command_state& s) {
       ->group(kPolicyGroup);
   app.add_option("--tolerance", s.tolerance,
                  "PATTERN=REL_DIFF: a per-name threshold; PATTERN globs the name or the label "
-                 "('attn_*=1e-4', 'logits[4]=1e-3'); wins over calibration and dtype defaults")
+                 "('attn_*=1e-4', 'logits[4]=1e-3'); wins over calibration and dtype defaults; when several "
+                 "match, the first given wins")
       ->group(kPolicyGroup);
   app.add_option("--dtype-tolerance", s.dtype_tolerance,
                  "DTYPE=REL_DIFF: replaces a dtype default (float64 1e-10, float32 1e-6, float16 1e-4, "
@@ -109,6 +112,10 @@ void add_options(CLI::App& app, command_state& s) {
 localize_options to_localize_options(const command_state& s) {
   localize_options o;
   o.run_name = s.name.empty() ? "localize" : s.name;
+  if (!is_scenario_name(o.run_name)) {
+    GRAFT_THROW(config_error, "--name '" + o.run_name + "': not a run name (" + kScenarioNameRule +
+                                  "); it names the folder REPORTS/localize/NAME");
+  }
   o.reports_dir = s.reports;
   o.timeout = std::chrono::seconds(s.timeout_s);
   o.graft_name = s.graft_name;
@@ -130,6 +137,10 @@ localize_options to_localize_options(const command_state& s) {
     o.settings["program"] = "user commands";
   } else {
     if (!s.calibration_cmd.empty()) GRAFT_THROW(config_error, "--calibration-cmd needs --baseline-cmd/--target-cmd");
+    if (const auto problem = model_settings_problem(
+            {s.vocab, s.hidden, s.heads, s.layers, s.seq_len, s.bug != "none", s.bug_layer, s.bug_eps})) {
+      GRAFT_THROW(config_error, *problem);
+    }
     const std::string target_dtype = s.target_dtype.empty() ? s.dtype : s.target_dtype;
     o.baseline = {model_args(s, s.dtype, "none", "standard"), 1};
     o.target = {model_args(s, target_dtype, s.bug, s.target_kernels), 1};

@@ -55,6 +55,9 @@ std::string format_summary(const localize_report& report) {
     const point_result& p = report.points[*report.culprit];
     out << "culprit: " << describe_point(p) << ": local rel_diff " << format_number(p.local->rel_diff) << " > "
         << format_number(p.local_threshold->rel_diff) << " (" << p.local_threshold->rule << ")\n";
+  } else if (!report.problems.empty()) {
+    // A failed pass measured nothing: "no divergence" would be a claim.
+    out << "no verdict: the run had problems (below), so no point could be judged\n";
   } else {
     out << "no divergence: every point's local error is within tolerance\n";
   }

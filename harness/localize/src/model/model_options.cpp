@@ -1,4 +1,5 @@
 #include <graft/harness/localize/model.hpp>
+#include <graft/harness/localize/model_settings.hpp>
 
 #include <graft/error.hpp>
 
@@ -13,18 +14,11 @@ void require(bool ok, const std::string& message) {
 }  // namespace
 
 void model_options::validate() const {
-  require(vocab > 0, "--vocab " + std::to_string(vocab) + ": must be positive");
-  require(hidden > 1, "--hidden " + std::to_string(hidden) + ": must be at least 2");
-  require(heads > 0 && hidden % heads == 0, "--heads " + std::to_string(heads) + ": must divide --hidden " +
-                                                 std::to_string(hidden) + "; pick a divisor of it");
-  require(layers > 0, "--layers " + std::to_string(layers) + ": must be positive");
-  require(seq_len > 0, "--seq-len " + std::to_string(seq_len) + ": must be positive");
+  const auto problem = model_settings_problem(
+      {vocab, hidden, heads, layers, seq_len, bug != bug_kind::none, bug_layer, buggy_norm_eps});
+  require(!problem, problem.value_or(""));
   require(dtype == at::kFloat || dtype == at::kBFloat16,
           "--dtype: the model runs in float32 or bfloat16 only; pass one of those");
-  require(buggy_norm_eps > 0, "--bug-eps: must be positive (it is a norm's epsilon)");
-  require(bug == bug_kind::none || (bug_layer >= 0 && bug_layer < layers),
-          "--bug-layer " + std::to_string(bug_layer) + ": must be in [0, " + std::to_string(layers) +
-              ") for --layers " + std::to_string(layers));
 }
 
 }  // namespace graft::harness::localize
