@@ -42,6 +42,9 @@ struct graft_config {
   double timeout_seconds = 300.0;
   // Longer waits overflow the clocks that deadlines are computed with.
   static constexpr double max_timeout_seconds = 30 * 24 * 3600.0;
+  // What is wrong with seconds as a timeout ("must be more than 0 and at
+  // most ..., got X"), or nullopt; validate() and the c10d exchange share it.
+  static std::optional<std::string> timeout_problem(double seconds);
   std::optional<std::string> transform_path; // LIBRARY:SYMBOL; unset: identity-by-rank
   measure_mode measure = measure_mode::full;  // full | off
 

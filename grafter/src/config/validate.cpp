@@ -48,11 +48,8 @@ void graft_config::validate() const {
   if (backend != "gloo" && backend != "nccl") {
     invalid("backend must be 'gloo' or 'nccl', got '" + backend + "'");
   }
-  if (!(timeout_seconds > 0) || timeout_seconds > max_timeout_seconds) {
-    std::ostringstream got;
-    got << timeout_seconds;
-    invalid("timeout must be more than 0 and at most " + std::to_string(static_cast<int>(max_timeout_seconds)) +
-            " seconds (30 days), got " + got.str() + "; set " + env_name("timeout"));
+  if (const auto problem = timeout_problem(timeout_seconds)) {
+    invalid("timeout " + *problem + "; set " + env_name("timeout"));
   }
   if (group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
   if (transform_path) {
@@ -63,6 +60,14 @@ void graft_config::validate() const {
   if (b2t_filter) filter::compile(*b2t_filter, "b2t_filter");
   if (t2b_filter) filter::compile(*t2b_filter, "t2b_filter");
   if (compare_filter) filter::compile(*compare_filter, "compare_filter");
+}
+
+std::optional<std::string> graft_config::timeout_problem(double seconds) {
+  if (seconds > 0 && seconds <= max_timeout_seconds) return std::nullopt;
+  std::ostringstream got;
+  got << seconds;
+  return "must be more than 0 and at most " + std::to_string(static_cast<int>(max_timeout_seconds)) +
+         " seconds (30 days), got " + got.str();
 }
 
 }  // namespace graft

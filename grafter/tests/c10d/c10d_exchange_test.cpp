@@ -385,7 +385,7 @@ TEST(C10dExchangeConfig, PortOutOfRangeIsNamed) {
 
 TEST(C10dExchangeConfig, TimeoutBeyondThirtyDaysIsNamed) {
   EXPECT_NE(config_error_of(graft_test::c10d_config(1, 1, graft_test::free_port(), 1e10))
-                .find("is not a number of seconds in (0, 2592000]"),
+                .find("timeout_seconds must be more than 0 and at most 2592000 seconds (30 days)"),
             std::string::npos);
 }
 

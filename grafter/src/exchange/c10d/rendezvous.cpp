@@ -140,10 +140,8 @@ void check_c10d_config(const graft_config& config) {
     GRAFT_THROW(config_error, "master_port: " + std::to_string(config.master_port) +
                                   " is not a TCP port; use a free port in 1..65535");
   }
-  if (!(config.timeout_seconds > 0) || !(config.timeout_seconds <= graft_config::max_timeout_seconds)) {
-    GRAFT_THROW(config_error, "timeout_seconds: " + std::to_string(config.timeout_seconds) +
-                                  " is not a number of seconds in (0, " +
-                                  std::to_string(static_cast<int>(graft_config::max_timeout_seconds)) + "]");
+  if (const auto problem = graft_config::timeout_problem(config.timeout_seconds)) {
+    GRAFT_THROW(config_error, "timeout_seconds " + *problem);
   }
 }
 
