@@ -71,7 +71,7 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const auto& [name, b] : base) {
     const auto it = fresh.find(name);
-    const bool comparable = it != fresh.end() && it->second.is_ratio == b.is_ratio && b.value > 0;
+    const bool comparable = it != fresh.end() && it->second.is_ratio == b.is_ratio;
     if (!comparable) {
       // Gone from NEW, failed there, or lost its floor: a gate that skipped
       // it would let a broken benchmark through. Floors are not judged.
