@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -133,6 +135,25 @@ const field& find_field(std::string_view key, const std::string& where) {
                                 "'. Valid keys: " + valid_keys_list());
 }
 
+// The fields a config source has set so far, so that one field given twice
+// ("timeout" and "grafter_timeout", or a repeated pair) is an error instead
+// of whichever came last.
+class set_once {
+ public:
+  explicit set_once(std::string source) : source_(std::move(source)) {}
+  void note(const field& f, const std::string& key) {
+    const auto [it, fresh] = given_.emplace(f.key, key);
+    if (!fresh) {
+      GRAFT_THROW(config_error, source_ + ": '" + key + "' sets " + std::string(f.key) + ", which '" + it->second +
+                                    "' already set; give it once");
+    }
+  }
+
+ private:
+  std::string source_;
+  std::map<std::string_view, std::string> given_;
+};
+
 bool is_blank(const std::string& s) {
   for (char c : s) {
     if (!std::isspace(static_cast<unsigned char>(c))) return false;
@@ -197,6 +218,7 @@ graft_config graft_config::from_env() {
 
 graft_config graft_config::from_kv_pairs(const std::vector<std::string>& pairs) {
   graft_config config;
+  set_once given("config pairs");
   for (const auto& pair : pairs) {
     const auto eq = pair.find('=');
     if (eq == std::string::npos) {
@@ -204,7 +226,9 @@ graft_config graft_config::from_kv_pairs(const std::vector<std::string>& pairs) 
                                     "'. Write key=value, e.g. role=baseline");
     }
     const std::string key = pair.substr(0, eq);
-    find_field(key, "config pair '" + pair + "'").from_text(config, pair.substr(eq + 1), key);
+    const field& f = find_field(key, "config pair '" + pair + "'");
+    given.note(f, key);
+    f.from_text(config, pair.substr(eq + 1), key);
   }
   return config;
 }
@@ -212,8 +236,11 @@ graft_config graft_config::from_kv_pairs(const std::vector<std::string>& pairs) 
 graft_config graft_config::from_json(const nlohmann::json& object) {
   if (!object.is_object()) GRAFT_THROW(config_error, "grafter config: expected a JSON object, got " + detail::json_text(object));
   graft_config config;
+  set_once given("grafter config");
   for (const auto& [key, value] : object.items()) {
-    find_field(key, "grafter config").from_json(config, value, key);
+    const field& f = find_field(key, "grafter config");
+    given.note(f, key);
+    f.from_json(config, value, key);
   }
   return config;
 }

@@ -292,5 +292,20 @@ TEST(rank_layout_from_config, reads_torchrun_environment) {
   EXPECT_EQ(local.world_size, 8);
 }
 
+// One field given twice is ambiguous: neither the key order nor the last pair
+// may silently decide.
+TEST(config_sources, a_field_given_twice_is_an_error_naming_both_keys) {
+  const std::string json = error_of([] {
+    graft_config::from_json(nlohmann::json{{"timeout", 5}, {"grafter_timeout", 7}});
+  });
+  EXPECT_NE(json.find("grafter config: 'timeout' sets timeout, which 'grafter_timeout' already set; give it once"),
+            std::string::npos)
+      << json;
+  const std::string pairs = error_of([] { graft_config::from_kv_pairs({"role=baseline", "role=target"}); });
+  EXPECT_NE(pairs.find("config pairs: 'role' sets role, which 'role' already set"), std::string::npos) << pairs;
+  EXPECT_EQ(graft_config::from_kv_pairs({"role=target", "timeout=5"}).timeout_seconds, 5);
+}
+
 }  // namespace
 }  // namespace graft
+
