@@ -30,21 +30,10 @@ bool is_floor(const std::string& variant) {
   return false;
 }
 
-// The parts of r's name that tell one line from another in a panel: its
-// variant and the shape of the run (c10d_graft_off 1x1 vs 2x2), not its
-// dtype (the panel's), size (the x axis) or Google Benchmark's suffixes
-// (real_time, threads:2).
-std::string line_name(const result& r) {
-  std::string out = r.variant;
-  std::stringstream parts(r.key);
-  for (std::string part; std::getline(parts, part, '/');) {
-    const bool size = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
-    const bool suffix = part.find(':') != std::string::npos || part == "real_time" || part == "manual_time" ||
-                        part == "process_time";
-    if (part != r.dtype && !size && !suffix) out += " " + part;
-  }
-  return out;
-}
+// What tells one line from another in a panel: the variant and the shape of
+// the run (c10d_graft_off 1x1 vs 2x2); the dtype is the panel's, the size the
+// x axis.
+std::string line_name(const result& r) { return r.shape.empty() ? r.variant : r.variant + " " + r.shape; }
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -138,7 +127,7 @@ void panel(std::ostringstream& out, const std::string& title, const series& line
 std::string latency_svg(const std::map<std::string, result>& results) {
   std::map<std::string, series> panels;  // "CPU float32" -> lines
   for (const auto& [name, r] : results) {
-    if (!r.error.empty() || !r.bytes || *r.bytes <= 0 || r.median_ns <= 0) continue;
+    if (!r.error.empty() || !r.bytes || *r.bytes <= 0) continue;
     if (spec_for_variant(r.variant) == nullptr) continue;
     const std::string title = family_of(r.variant) + (r.dtype.empty() ? "" : " " + r.dtype);
     line& l = panels[title][line_name(r)];

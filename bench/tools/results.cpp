@@ -30,8 +30,15 @@ void split_name(result& r) {
   r.key = slash == std::string::npos ? "" : r.name.substr(slash + 1);
   std::stringstream parts(r.key);
   for (std::string part; std::getline(parts, part, '/');) {
-    if (part == "float32" || part == "bfloat16" || part == "float16") r.dtype = part;
-    if (!r.bytes && all_digits(part)) r.bytes = std::stoll(part);
+    const bool suffix = part.find(':') != std::string::npos || part == "real_time" || part == "manual_time" ||
+                        part == "process_time";
+    if (part == "float32" || part == "bfloat16" || part == "float16") {
+      r.dtype = part;
+    } else if (all_digits(part)) {
+      if (!r.bytes) r.bytes = std::stoll(part);
+    } else if (!suffix) {
+      r.shape += (r.shape.empty() ? "" : " ") + part;
+    }
   }
 }
 

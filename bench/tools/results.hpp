@@ -23,6 +23,8 @@ struct result {
   std::string key;                     // the part after it ("" when none)
   std::string dtype;                   // float32/bfloat16 when the name says so, else ""
   std::optional<std::int64_t> bytes;   // the first all-digit part of key
+  std::string shape;                   // key's other parts, e.g. "1x1" ("" when none); not
+                                       // Google Benchmark's suffixes (real_time, threads:2)
   double median_ns = 0;                // median of the repetitions, or the one run
   std::optional<double> cv;            // coefficient of variation, with repetitions
   int repetitions = 0;
