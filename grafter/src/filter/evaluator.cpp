@@ -5,8 +5,6 @@
 
 #include "filter/evaluator.hpp"
 
-#include <limits>
-
 namespace graft::detail {
 
 namespace {
@@ -16,23 +14,6 @@ value boolean(bool b) {
   v.kind = value_kind::boolean;
   v.boolean = b;
   return v;
-}
-
-value negated(const value& v) {
-  value out;
-  if (v.kind == value_kind::integer) {
-    if (v.integer == std::numeric_limits<std::int64_t>::min()) {
-      out.kind = value_kind::real;  // Python's ints do not overflow; the nearest we have
-      out.real = -static_cast<double>(v.integer);
-    } else {
-      out.kind = value_kind::integer;
-      out.integer = -v.integer;
-    }
-  } else if (v.kind == value_kind::real) {
-    out.kind = value_kind::real;
-    out.real = -v.real;
-  }
-  return out;  // -'text' or -None: None instead of Python's TypeError
 }
 
 // One evaluation: the program and the tags it reads.

@@ -1,8 +1,12 @@
 // Number literals as Python writes them: 42, 1_000, 0x1f, 0o17, 0b101, 3.5,
 // .5, 5., 1e-3. Integers are 64-bit (the width of an int tag).
 
+#include <algorithm>
 #include <charconv>
+#include <cstdint>
+#include <limits>
 #include <string>
+#include <string_view>
 
 #include "filter/literals.hpp"
 
@@ -35,6 +39,30 @@ std::size_t scan_digits(std::string_view text, std::size_t pos, int base, std::s
     digits += text[pos++];
   }
   return pos;
+}
+
+// A decimal literal that double cannot hold is inf when it is large and 0.0
+// when it is tiny, as in Python (1e400 == inf, 1e-400 == 0.0). Which one
+// depends on the decimal exponent of its first significant digit; the
+// mantissa is never all zeros here, as zero is always in range.
+double beyond_double_range(std::string_view literal) {
+  const std::size_t e = std::min(literal.find('e'), literal.size());
+  const std::string_view mantissa = literal.substr(0, e);
+  const auto point = static_cast<std::int64_t>(std::min(mantissa.find('.'), mantissa.size()));
+  const auto first = static_cast<std::int64_t>(mantissa.find_first_of("123456789"));
+  std::int64_t exponent = first < point ? point - first - 1 : point - first;
+  if (e < literal.size()) {
+    std::string_view written = literal.substr(e + 1);
+    const bool negative = written.front() == '-';
+    if (written.front() == '+' || negative) written.remove_prefix(1);
+    std::int64_t magnitude = 0;
+    const char* digits = written.data();
+    const auto [end, ec] = std::from_chars(digits, digits + written.size(), magnitude);
+    // An exponent beyond int64 outweighs any position a filter can hold.
+    if (ec != std::errc()) magnitude = std::numeric_limits<std::int64_t>::max() / 2;
+    exponent += negative ? -magnitude : magnitude;
+  }
+  return exponent >= 0 ? std::numeric_limits<double>::infinity() : 0.0;
 }
 
 }  // namespace
@@ -89,8 +117,10 @@ std::size_t scan_number(const filter_source& source, std::size_t start, token& o
   if (is_real) {
     out.kind = token_kind::real;
     const auto [end, ec] = std::from_chars(first, last, out.real);
-    if (ec != std::errc() || end != last) {
-      throw_filter_error(source, start, "float literal out of range");
+    if (ec == std::errc::result_out_of_range) {
+      out.real = beyond_double_range(digits);
+    } else if (ec != std::errc() || end != last) {
+      throw_filter_error(source, start, "invalid number literal");
     }
     return pos;
   }
@@ -102,9 +132,12 @@ std::size_t scan_number(const filter_source& source, std::size_t start, token& o
   }
   out.kind = token_kind::integer;
   const auto [end, ec] = std::from_chars(first, last, out.integer, base);
-  if (ec != std::errc() || end != last) {
-    throw_filter_error(source, start, "integer literal out of range (tags are 64-bit integers)");
-  }
+  if (ec == std::errc() && end == last) return pos;
+  std::uint64_t magnitude = 0;
+  const auto [wide_end, wide_ec] = std::from_chars(first, last, magnitude, base);
+  out.is_int64_min_magnitude = wide_ec == std::errc() && wide_end == last &&
+                               magnitude == std::uint64_t{1} << 63;
+  if (!out.is_int64_min_magnitude) throw_filter_error(source, start, kIntegerOutOfRange);
   return pos;
 }
 

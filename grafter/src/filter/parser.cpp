@@ -1,5 +1,7 @@
 #include "filter/parser.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -103,24 +105,36 @@ class parser {
     return n;
   }
 
-  std::uint32_t parse_or() { return parse_chain(token_kind::kw_or, node_kind::logical_or); }
-  std::uint32_t parse_and() { return parse_chain(token_kind::kw_and, node_kind::logical_and); }
+  // allow_sequence: a tuple or list may stand here on its own, as in the
+  // redundant parentheses of x in ((0, 1)); it may not be an operand.
+  std::uint32_t parse_or(bool allow_sequence = false) {
+    return parse_chain(token_kind::kw_or, node_kind::logical_or, allow_sequence);
+  }
+  std::uint32_t parse_and(bool allow_sequence) {
+    return parse_chain(token_kind::kw_and, node_kind::logical_and, allow_sequence);
+  }
 
   // a or b or c (or the same with and) as one n-ary node.
-  std::uint32_t parse_chain(token_kind joiner, node_kind kind) {
+  std::uint32_t parse_chain(token_kind joiner, node_kind kind, bool allow_sequence) {
     const std::size_t offset = peek().offset;
-    const auto operand = [&] { return joiner == token_kind::kw_or ? parse_and() : parse_not(); };
-    std::vector<std::uint32_t> operands{operand()};
-    while (accept(joiner)) operands.push_back(operand());
+    const auto operand = [&](bool allow) {
+      return joiner == token_kind::kw_or ? parse_and(allow) : parse_not(allow);
+    };
+    std::vector<std::uint32_t> operands{operand(allow_sequence)};
+    if (program_.nodes[operands.front()].kind == node_kind::sequence && peek().kind == joiner) {
+      fail(peek().offset, "a tuple or list cannot be an operand of '" + std::string(peek().source) +
+                              "'; it is allowed only after 'in' or 'not in'");
+    }
+    while (accept(joiner)) operands.push_back(operand(false));
     if (operands.size() == 1) return operands.front();
     return add_with_operands(make(kind, offset), operands);
   }
 
-  std::uint32_t parse_not() {
-    if (peek().kind != token_kind::kw_not) return parse_comparison();
+  std::uint32_t parse_not(bool allow_sequence) {
+    if (peek().kind != token_kind::kw_not) return parse_comparison(allow_sequence);
     const nesting level(*this, peek());
     const std::size_t offset = advance().offset;
-    return add_with_operands(make(node_kind::logical_not, offset), {parse_not()});
+    return add_with_operands(make(node_kind::logical_not, offset), {parse_not(false)});
   }
 
   // The comparison operator at the cursor (consumed), if there is one.
@@ -148,9 +162,9 @@ class parser {
     return true;
   }
 
-  std::uint32_t parse_comparison() {
+  std::uint32_t parse_comparison(bool allow_sequence) {
     const std::size_t offset = peek().offset;
-    std::vector<std::uint32_t> operands{parse_unary(false)};
+    std::vector<std::uint32_t> operands{parse_unary(allow_sequence)};
     std::vector<compare_op> ops;
     compare_op op{};
     while (true) {
@@ -189,19 +203,23 @@ class parser {
     if (peek().kind != token_kind::minus) return parse_primary(allow_sequence);
     const nesting level(*this, peek());
     const std::size_t offset = advance().offset;
+    if (peek().kind == token_kind::integer && peek().is_int64_min_magnitude) {
+      advance();
+      value v;
+      v.kind = value_kind::integer;
+      v.integer = std::numeric_limits<std::int64_t>::min();
+      return literal(offset, v);
+    }
     const std::uint32_t operand = parse_unary(false);
     node& n = program_.nodes[operand];
     if (n.kind != node_kind::literal) {
       return add_with_operands(make(node_kind::negate, offset), {operand});
     }
     // A negative number is a literal, folded here.
-    if (n.literal.kind == value_kind::integer) {
-      n.literal.integer = -n.literal.integer;
-    } else if (n.literal.kind == value_kind::real) {
-      n.literal.real = -n.literal.real;
-    } else {
+    if (n.literal.kind != value_kind::integer && n.literal.kind != value_kind::real) {
       fail(n.offset, "'-' applies to numbers only");
     }
+    n.literal = negated(n.literal);
     n.offset = offset;
     return operand;
   }
@@ -224,6 +242,7 @@ class parser {
         v.boolean = t.kind == token_kind::kw_true;
         return literal(t.offset, v);
       case token_kind::integer:
+        if (t.is_int64_min_magnitude) fail(t.offset, std::string(kIntegerOutOfRange));
         v.kind = value_kind::integer;
         v.integer = t.integer;
         return literal(t.offset, v);
@@ -257,12 +276,16 @@ class parser {
       advance();
       return add_with_operands(make(node_kind::sequence, open.offset), {});
     }
-    const std::uint32_t inner = parse_or();
+    const std::uint32_t inner = parse_or(allow_sequence);
     if (peek().kind != token_kind::comma) {
       close(open, token_kind::right_paren, ")");
       return inner;
     }
     if (!allow_sequence) not_here();
+    if (program_.nodes[inner].kind == node_kind::sequence) {
+      fail(program_.nodes[inner].offset,
+           "a tuple or list cannot be an element of another; tags hold single values");
+    }
     advance();
     return parse_sequence(open, token_kind::right_paren, ")", {inner});
   }

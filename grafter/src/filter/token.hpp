@@ -46,8 +46,13 @@ struct token {
   std::string_view source;  // the token as written
   std::string text;         // name: the identifier; string: the decoded value
   std::int64_t integer = 0;
+  // 9223372036854775808, one past INT64_MAX: a literal only after '-'.
+  bool is_int64_min_magnitude = false;
   double real = 0.0;
 };
+
+inline constexpr std::string_view kIntegerOutOfRange =
+    "integer literal out of range (tags are 64-bit integers)";
 
 // Splits the expression into tokens, ending with one token_kind::end.
 // Throws filter_error for characters and literals the language does not have.

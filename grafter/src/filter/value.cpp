@@ -1,6 +1,7 @@
 #include "filter/value.hpp"
 
 #include <cmath>
+#include <limits>
 #include <variant>
 
 namespace graft::detail {
@@ -35,6 +36,23 @@ bool truthy(const value& v) noexcept {
     case value_kind::match: return true;
   }
   return false;
+}
+
+value negated(const value& v) noexcept {
+  value out;
+  if (v.kind == value_kind::integer) {
+    if (v.integer == std::numeric_limits<std::int64_t>::min()) {
+      out.kind = value_kind::real;
+      out.real = -static_cast<double>(v.integer);
+    } else {
+      out.kind = value_kind::integer;
+      out.integer = -v.integer;
+    }
+  } else if (v.kind == value_kind::real) {
+    out.kind = value_kind::real;
+    out.real = -v.real;
+  }
+  return out;
 }
 
 namespace {

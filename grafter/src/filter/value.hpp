@@ -25,6 +25,11 @@ value view_of(const tag_value* tag) noexcept;
 // Python's bool(v): None, False, 0, 0.0 and '' are false; a match is true.
 bool truthy(const value& v) noexcept;
 
+// Python's -v for a number. -(-2**63) becomes the float 2.0**63, since
+// Python's ints do not overflow and ours do; anything else negates to None
+// instead of Python's TypeError.
+value negated(const value& v) noexcept;
+
 // Python's ==, except that a bool is not a number (True == 1 is false here, as
 // bools and ints are different tag types) and two matches are never equal
 // (Python compares match objects by identity, and each call makes a new one).

@@ -140,6 +140,16 @@ TEST(FilterErrors, LanguageLimits) {
   EXPECT_NE(error_of("x == 007").find("leading zeros"), std::string::npos);
   EXPECT_NE(error_of("x == 3abc").find("invalid number literal"), std::string::npos);
   EXPECT_NE(error_of("x == 99999999999999999999").find("out of range"), std::string::npos);
+  EXPECT_NE(error_of("x == 9223372036854775808").find("out of range"), std::string::npos);
+  EXPECT_NE(error_of("x == -(9223372036854775808)").find("out of range"), std::string::npos);
+  EXPECT_NE(error_of("x == -18446744073709551616").find("out of range"), std::string::npos);
+  EXPECT_NE(error_of("x in ((0, 1), 2)").find("cannot be an element of another"),
+            std::string::npos);
+  EXPECT_NE(error_of("x in ((0, 1) or y)").find("cannot be an operand of 'or'"), std::string::npos);
+  EXPECT_NE(error_of("x in ([0] and y)").find("cannot be an operand of 'and'"), std::string::npos);
+  EXPECT_NE(error_of("x in ((0, 1) == y)").find("cannot be compared further"), std::string::npos);
+  EXPECT_NE(error_of("x in (not (0, 1))").find("a tuple is allowed only after 'in'"),
+            std::string::npos);
   EXPECT_NE(error_of(R"(x == '\x4')").find("truncated \\x escape"), std::string::npos);
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <graft/error.hpp>
 #include <graft/filter.hpp>
 #include <limits>
@@ -95,6 +96,13 @@ TEST(FilterMembership, NotInAndSingleElementTuple) {
   EXPECT_FALSE(matches("name in ('a',)", {{"name", "ab"}}));
   EXPECT_FALSE(matches("name in ()", {{"name", "a"}}));
   EXPECT_TRUE(matches("name in ['a', 'b',]", {{"name", "b"}}));
+}
+
+TEST(FilterMembership, RedundantParenthesesAroundTheSet) {
+  EXPECT_TRUE(matches("layer_id in ((0, 1))", {{"layer_id", 1}}));
+  EXPECT_TRUE(matches("layer_id in (([0, 1]))", {{"layer_id", 0}}));
+  EXPECT_TRUE(matches("layer_id not in ((0, 1))", {{"layer_id", 2}}));
+  EXPECT_FALSE(matches("layer_id in ((0, 1))", {{"layer_id", 2}}));
 }
 
 TEST(FilterMembership, ParenthesizedStringIsSubstringTest) {
@@ -211,6 +219,31 @@ TEST(FilterLiterals, Numbers) {
   EXPECT_TRUE(matches("n == -9223372036854775807", {{"n", -9223372036854775807LL}}));
   EXPECT_TRUE(matches("-n == 3", {{"n", -3}}));
   EXPECT_TRUE(matches("-n is None", {{"n", "text"}}));
+}
+
+TEST(FilterLiterals, Int64MinIsALiteralOnlyNegated) {
+  constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+  EXPECT_TRUE(matches("n == -9223372036854775808", {{"n", kMin}}));
+  EXPECT_TRUE(matches("n == -0x8000000000000000", {{"n", kMin}}));
+  EXPECT_FALSE(matches("n == -9223372036854775808", {{"n", kMin + 1}}));
+  // Negated again it is Python's 2**63, above every int64 tag.
+  const std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  EXPECT_TRUE(matches("n < --9223372036854775808", {{"n", kMax}}));
+  EXPECT_FALSE(matches("n == --9223372036854775808", {{"n", kMax}}));
+}
+
+TEST(FilterLiterals, FloatsBeyondDoubleRangeSaturateAsInPython) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(matches("x == 1e400 and x == 1E+999999999999999999999", {{"x", kInf}}));
+  EXPECT_TRUE(matches("x == -1e400", {{"x", -kInf}}));
+  EXPECT_TRUE(matches("x == 1e-400 and x == -1e-400", {{"x", 0.0}}));
+  EXPECT_TRUE(matches("x < 1e400", {{"x", std::numeric_limits<double>::max()}}));
+  EXPECT_TRUE(matches("x > 1e-400", {{"x", std::numeric_limits<double>::denorm_min()}}));
+  // The digits' position counts with the exponent: 1e390 and 1e-391.
+  const std::string zeros(400, '0');
+  EXPECT_TRUE(matches("x == 1" + zeros + "e-10", {{"x", kInf}}));
+  EXPECT_TRUE(matches("x == 0." + zeros + "1e+10", {{"x", 0.0}}));
+  EXPECT_TRUE(matches("x == 1" + zeros + "e-100", {{"x", 1e300}}));
 }
 
 TEST(FilterLiterals, CommentsAndNewlines) {
