@@ -62,25 +62,47 @@ TEST(ScenarioFormat, MisspeltKeysAndWrongTypesAreNamed) {
   const nlohmann::json good = {{"schema_version", 1}, {"options", nlohmann::json::object()},
                                {"expect", {{"culprit", {{"name", "mlp_output"}, {"layer_id", 0}}}}}};
   EXPECT_EQ(format_error(good), "");
-  nlohmann::json s = good;
-  s["optoins"] = s["options"];
-  EXPECT_NE(format_error(s).find("s.json: unknown key 'optoins'; expected one of: schema_version, description, "
-                                 "options, expect"),
+  const auto error_with = [&](const char* key, const nlohmann::json& value) {
+    nlohmann::json s = good;
+    s[key] = value;
+    return format_error(s);
+  };
+  EXPECT_NE(error_with("optoins", nlohmann::json::object())
+                .find("s.json: 1 problem (format: README.md, Localize scenarios):\n"
+                      "  optoins: unknown key; expected one of: schema_version, description, options, expect"),
             std::string::npos);
-  s = good;
-  s["expect"] = {{"culprt", {{"name", "mlp_output"}}}};
-  EXPECT_NE(format_error(s).find("s.json: expect: unknown key 'culprt'"), std::string::npos);
-  s["expect"] = {{"culprit", {{"layer", 0}}}};
-  EXPECT_NE(format_error(s).find("s.json: expect.culprit: unknown key 'layer'"), std::string::npos);
-  s["expect"] = {{"culprit", {{"layer_id", "0"}}}};
-  EXPECT_NE(format_error(s).find("expect.culprit.layer_id: expected an integer"), std::string::npos);
-  s["expect"] = {{"accumulated_later", "yes"}};
-  EXPECT_NE(format_error(s).find("expect.accumulated_later: expected true or false"), std::string::npos);
-  s["expect"] = nlohmann::json::object();
-  EXPECT_NE(format_error(s).find("needs a non-empty \"expect\""), std::string::npos);
-  s = good;
-  s["schema_version"] = "1";
-  EXPECT_NE(format_error(s).find("schema_version must be 1"), std::string::npos);
+  EXPECT_NE(error_with("expect", {{"culprt", {{"name", "mlp_output"}}}}).find("expect.culprt: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_with("expect", {{"culprit", {{"layer", 0}}}}).find("expect.culprit.layer: unknown key"),
+            std::string::npos);
+  EXPECT_NE(error_with("expect", {{"culprit", {{"layer_id", "0"}}}})
+                .find("expect.culprit.layer_id: expected an integer, got a string \"0\""),
+            std::string::npos);
+  EXPECT_NE(error_with("expect", {{"culprit", 3}}).find("expect.culprit: expected null (no point) or"),
+            std::string::npos);
+  EXPECT_NE(error_with("expect", {{"accumulated_later", "yes"}}).find("expect.accumulated_later: expected true or false"),
+            std::string::npos);
+  EXPECT_NE(error_with("expect", nlohmann::json::object()).find("expect: required: a non-empty object"),
+            std::string::npos);
+  EXPECT_NE(error_with("schema_version", "1").find("schema_version: expected an integer"), std::string::npos);
+  EXPECT_NE(error_with("schema_version", 2).find("schema_version: must be 1, got 2"), std::string::npos);
+  EXPECT_NE(error_with("description", 7).find("description: expected a string"), std::string::npos);
+  EXPECT_NE(error_with("options", nlohmann::json::array()).find("options: expected an object of option -> value"),
+            std::string::npos);
+  EXPECT_NE(format_error(nlohmann::json::array()).find("(document): expected an object"), std::string::npos);
+}
+
+// One run names every problem, not just the first.
+TEST(ScenarioFormat, EveryProblemIsListedAtOnce) {
+  const nlohmann::json bad = {{"schema_version", 2},
+                              {"optoins", nlohmann::json::object()},
+                              {"expect", {{"culprit", {{"layer_id", "0"}}}, {"accumulated_later", 1}}}};
+  const std::string message = format_error(bad);
+  EXPECT_NE(message.find("s.json: 4 problems"), std::string::npos) << message;
+  for (const char* at : {"\n  schema_version:", "\n  optoins:", "\n  expect.culprit.layer_id:",
+                         "\n  expect.accumulated_later:"}) {
+    EXPECT_NE(message.find(at), std::string::npos) << at << " in " << message;
+  }
 }
 
 TEST(ScenarioOptions, UserCommandsNeedBothSides) {

@@ -6,9 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <graft/harness/json_checker.hpp>
 #include <graft/harness/scenario.hpp>
-
-#include "scenario/json_checker.hpp"
 
 namespace graft::harness::detail {
 

@@ -258,12 +258,7 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
       check_variables(s, check);
     }
   }
-  if (!check.problems().empty()) {
-    std::string message = source + ": " + std::to_string(check.problems().size()) + " problem" +
-                          (check.problems().size() == 1 ? "" : "s") + " (format: fixtures/README.md):";
-    for (const auto& p : check.problems()) message += "\n  " + p;
-    GRAFT_THROW(fixture_error, message);
-  }
+  check.throw_if_problems(source, "fixtures/README.md");
   return s;
 }
 
@@ -280,9 +275,10 @@ scenario load_scenario(const std::filesystem::path& path) {
   }
   scenario s = parse_scenario(document, path.string());
   if (s.name != path.stem().string()) {
-    GRAFT_THROW(fixture_error, path.string() + ": 1 problem (format: fixtures/README.md):\n  name: \"" + s.name +
-                                   "\" differs from the file name; name the file " + s.name +
-                                   ".json or the scenario \"" + path.stem().string() + "\"");
+    json_checker check;
+    check.add("name", "\"" + s.name + "\" differs from the file name; name the file " + s.name +
+                          ".json or the scenario \"" + path.stem().string() + "\"");
+    check.throw_if_problems(path.string(), "fixtures/README.md");
   }
   s.path = path;
   return s;

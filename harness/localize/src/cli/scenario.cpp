@@ -8,11 +8,11 @@
 //               "accumulated_first": {"layer_id": 3},                  // optional; null: flags nothing
 //               "accumulated_later": true}}                            // optional: strictly after the culprit
 #include <algorithm>
-#include <initializer_list>
 #include <fstream>
 #include <iostream>
 
 #include <graft/error.hpp>
+#include <graft/harness/json_checker.hpp>
 
 #include "cli/command_state.hpp"
 
@@ -20,12 +20,15 @@ namespace graft::harness::localize::detail {
 
 namespace {
 
+using graft::harness::detail::json_checker;
+
 constexpr int kScenarioSchemaVersion = 1;
+constexpr const char* kScenarioFormatDoc = "README.md, Localize scenarios";
 
 std::string option_value(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-std::vector<std::string> to_arguments(const nlohmann::json& options, const std::string& file) {
-  if (!options.is_object()) GRAFT_THROW(fixture_error, file + ": \"options\" must be an object of option -> value");
+// The options of a checked scenario as a command line.
+std::vector<std::string> to_arguments(const nlohmann::json& options) {
   std::vector<std::string> args;
   for (const auto& [key, value] : options.items()) {
     if (value.is_boolean()) {
@@ -54,47 +57,47 @@ bool point_matches(const nlohmann::json& expected, const localize_report& report
   return true;
 }
 
-void expect_keys(const nlohmann::json& object, std::initializer_list<const char*> allowed, const std::string& where) {
-  for (const auto& [key, value] : object.items()) {
-    if (std::none_of(allowed.begin(), allowed.end(), [&](const char* k) { return key == k; })) {
-      std::string list;
-      for (const char* k : allowed) list += (list.empty() ? "" : ", ") + std::string(k);
-      GRAFT_THROW(fixture_error, where + ": unknown key '" + key + "'; expected one of: " + list);
-    }
+// expect.KEY, when present and not null (no point): an object of name and/or layer_id.
+void check_point(const nlohmann::json& expect, const char* key, json_checker& check) {
+  const auto it = expect.find(key);
+  if (it == expect.end() || it->is_null()) return;
+  const std::string at = json_checker::key_path("expect", key);
+  if (!it->is_object()) {
+    check.add(at, "expected null (no point) or {\"name\": ..., \"layer_id\": ...}, got " +
+                      json_checker::describe(*it));
+    return;
   }
-}
-
-// null (no point) or an object of name and/or layer_id.
-void check_point(const nlohmann::json& point, const std::string& where) {
-  if (point.is_null()) return;
-  if (!point.is_object()) GRAFT_THROW(fixture_error, where + ": expected null or {\"name\": ..., \"layer_id\": ...}");
-  expect_keys(point, {"name", "layer_id"}, where);
-  if (point.contains("name") && !point["name"].is_string()) GRAFT_THROW(fixture_error, where + ".name: expected a string");
-  if (point.contains("layer_id") && !point["layer_id"].is_number_integer()) {
-    GRAFT_THROW(fixture_error, where + ".layer_id: expected an integer");
-  }
+  check.known_keys(*it, at, {"name", "layer_id"});
+  check.string(*it, "name", at, false);
+  check.integer(*it, "layer_id", at, false);
 }
 
 }  // namespace
 
 void check_scenario_format(const nlohmann::json& scenario, const std::string& file) {
-  if (!scenario.is_object()) GRAFT_THROW(fixture_error, file + ": not a JSON object; see fixtures/localize/ for the format");
-  expect_keys(scenario, {"schema_version", "description", "options", "expect"}, file);
-  if (!scenario.contains("schema_version") || !scenario["schema_version"].is_number_integer() ||
-      scenario["schema_version"] != kScenarioSchemaVersion) {
-    GRAFT_THROW(fixture_error, file + ": schema_version must be " + std::to_string(kScenarioSchemaVersion));
+  json_checker check;
+  if (check.is_object(scenario, "")) {
+    check.known_keys(scenario, "", {"schema_version", "description", "options", "expect"});
+    const auto version = check.integer(scenario, "schema_version", "", true);
+    if (version && *version != kScenarioSchemaVersion) {
+      check.add("schema_version", "must be " + std::to_string(kScenarioSchemaVersion) + ", got " +
+                                      std::to_string(*version));
+    }
+    check.string(scenario, "description", "", false);
+    const auto options = scenario.find("options");
+    if (options != scenario.end() && !options->is_object()) {
+      check.add("options", "expected an object of option -> value, got " + json_checker::describe(*options));
+    }
+    const auto expect = scenario.find("expect");
+    if (expect == scenario.end() || !expect->is_object() || expect->empty()) {
+      check.add("expect", "required: a non-empty object saying what the run must conclude");
+    } else {
+      check.known_keys(*expect, "expect", {"culprit", "accumulated_first", "accumulated_later"});
+      for (const char* point : {"culprit", "accumulated_first"}) check_point(*expect, point, check);
+      check.boolean(*expect, "accumulated_later", "expect");
+    }
   }
-  if (!scenario.contains("expect") || !scenario["expect"].is_object() || scenario["expect"].empty()) {
-    GRAFT_THROW(fixture_error, file + ": needs a non-empty \"expect\" object (what the run must conclude)");
-  }
-  const nlohmann::json& expect = scenario["expect"];
-  expect_keys(expect, {"culprit", "accumulated_first", "accumulated_later"}, file + ": expect");
-  for (const char* point : {"culprit", "accumulated_first"}) {
-    if (expect.contains(point)) check_point(expect[point], file + ": expect." + point);
-  }
-  if (expect.contains("accumulated_later") && !expect["accumulated_later"].is_boolean()) {
-    GRAFT_THROW(fixture_error, file + ": expect.accumulated_later: expected true or false");
-  }
+  check.throw_if_problems(file, kScenarioFormatDoc);
 }
 
 std::vector<std::string> check_expectations(const nlohmann::json& expect, const localize_report& report) {
@@ -122,13 +125,15 @@ int run_scenario(const command_state& command_line) {
   const std::string file = command_line.scenario;
   std::ifstream in(file);
   const nlohmann::json scenario = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (scenario.is_discarded()) GRAFT_THROW(fixture_error, file + ": not JSON; see fixtures/localize/ for the format");
+  if (scenario.is_discarded()) {
+    GRAFT_THROW(fixture_error, file + ": not JSON (format: " + std::string(kScenarioFormatDoc) + ")");
+  }
   check_scenario_format(scenario, file);
 
   command_state state;
   CLI::App parser{"scenario options"};
   add_options(parser, state);
-  std::vector<std::string> args = to_arguments(scenario.value("options", nlohmann::json::object()), file);
+  std::vector<std::string> args = to_arguments(scenario.value("options", nlohmann::json::object()));
   std::reverse(args.begin(), args.end());  // CLI11 takes a vector last-first
   try {
     parser.parse(args);

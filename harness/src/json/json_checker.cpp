@@ -1,4 +1,6 @@
-#include "scenario/json_checker.hpp"
+#include <graft/harness/json_checker.hpp>
+
+#include <graft/error.hpp>
 
 namespace graft::harness::detail {
 
@@ -26,6 +28,14 @@ std::string join_choices(const std::vector<std::string>& choices) {
 
 void json_checker::add(const std::string& path, const std::string& what) {
   problems_.push_back((path.empty() ? std::string("(document)") : path) + ": " + what);
+}
+
+void json_checker::throw_if_problems(const std::string& source, const std::string& format_doc) const {
+  if (problems_.empty()) return;
+  std::string message = source + ": " + std::to_string(problems_.size()) + " problem" +
+                        (problems_.size() == 1 ? "" : "s") + " (format: " + format_doc + "):";
+  for (const auto& p : problems_) message += "\n  " + p;
+  GRAFT_THROW(fixture_error, message);
 }
 
 std::string json_checker::key_path(const std::string& parent, const std::string& key) {

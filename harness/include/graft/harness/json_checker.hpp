@@ -16,6 +16,9 @@ class json_checker {
  public:
   void add(const std::string& path, const std::string& what);
   const std::vector<std::string>& problems() const { return problems_; }
+  // Throws a fixture_error listing every problem, if there are any:
+  // "SOURCE: N problems (format: FORMAT_DOC):" and one line per problem.
+  void throw_if_problems(const std::string& source, const std::string& format_doc) const;
 
   // Child paths, written as the messages show them: a.b, a[3].
   static std::string key_path(const std::string& parent, const std::string& key);
