@@ -1,11 +1,11 @@
 #include "stats/bf16_rounding.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include <atomic>
 #include <optional>
 #include <type_traits>
 
 #include "stats/accumulators.hpp"
+#include "stats/bf16_exponent_shift.hpp"
 #include "stats/simd.hpp"
 
 #if defined(__x86_64__)
@@ -18,6 +18,11 @@
 
 namespace graft::detail {
 namespace {
+
+std::atomic<bool>& bf16_rounding_allowed() {
+  static std::atomic<bool> allowed{true};
+  return allowed;
+}
 
 template <typename Src>
 void scale_scalar(const Src* source, c10::BFloat16* target, float scale, std::int64_t i, std::int64_t end) {
@@ -81,66 +86,6 @@ GRAFT_TARGET_AVX512_BF16 GRAFT_HOT void scale_group(const Src* source, c10::BFlo
   }
 }
 
-// A bfloat16 times a power of two 2^k needs no rounding while the product
-// stays a normal number: it adds k to the exponent field (and flips the sign
-// for a negative scale), and a zero stays a zero of the product's sign: c10's
-// bits exactly. That is 6 integer operations per 32 values (magnitude, range
-// test in two, zero test, add, sign) where widening, multiplying, testing and
-// rounding take 9; doubling 1 MiB of bfloat16 went from 34 to 29 us (Zen 4).
-struct exponent_shift {
-  std::uint16_t lowest;  // the smallest magnitude (bits without the sign) whose product is normal
-  std::uint16_t span;    // the largest such magnitude, minus lowest
-  std::uint16_t add;     // k in the exponent field, modulo 2^16
-  std::uint16_t sign;    // 0x8000 for a negative scale
-};
-
-// The shift that scale is, when it is plus or minus a power of two whose
-// products of some normal bfloat16 are normal.
-std::optional<exponent_shift> as_exponent_shift(float scale) {
-  int exponent = 0;
-  if (!std::isfinite(scale) || std::fabs(std::frexp(scale, &exponent)) != 0.5f) return std::nullopt;
-  const int k = exponent - 1;  // scale = +-2^k
-  constexpr int kMaxField = 254;  // of a finite value; the field is 1 to 254 for normals
-  const int lowest_field = std::max(1, 1 - k);
-  const int highest_field = std::min(kMaxField, kMaxField - k);
-  if (lowest_field > highest_field) return std::nullopt;
-  constexpr int kMantissaBits = 7;
-  const int lowest = lowest_field << kMantissaBits;
-  const int highest = (highest_field << kMantissaBits) | ((1 << kMantissaBits) - 1);
-  return exponent_shift{static_cast<std::uint16_t>(lowest), static_cast<std::uint16_t>(highest - lowest),
-                        static_cast<std::uint16_t>(k * (1 << kMantissaBits)),
-                        static_cast<std::uint16_t>(scale < 0 ? 0x8000 : 0)};
-}
-
-// One group of kGroup values through the exponent, when every one of them is
-// a zero or has a normal product; false (and nothing written) otherwise. All
-// of the group is read before the first store, so source may be target.
-GRAFT_TARGET_AVX512_BF16 GRAFT_HOT bool shift_group(const c10::BFloat16* source, c10::BFloat16* target,
-                                                   const exponent_shift& shift) {
-  constexpr int kWords = 32;
-  constexpr int kVectors = kGroup / kWords;
-  const __m512i magnitude_bits = _mm512_set1_epi16(0x7FFF);
-  const __m512i lowest = _mm512_set1_epi16(static_cast<short>(shift.lowest));
-  const __m512i span = _mm512_set1_epi16(static_cast<short>(shift.span));
-  __m512i words[kVectors];
-  __mmask32 normal[kVectors];
-  __mmask32 covered = ~__mmask32{0};
-  for (int v = 0; v < kVectors; ++v) {
-    words[v] = _mm512_loadu_si512(source + kWords * v);
-    const __m512i magnitude = _mm512_and_si512(words[v], magnitude_bits);
-    normal[v] = _mm512_cmple_epu16_mask(_mm512_sub_epi16(magnitude, lowest), span);
-    covered &= normal[v] | _mm512_testn_epi16_mask(words[v], magnitude_bits);
-  }
-  if (covered != ~__mmask32{0}) return false;
-  const __m512i add = _mm512_set1_epi16(static_cast<short>(shift.add));
-  const __m512i sign = _mm512_set1_epi16(static_cast<short>(shift.sign));
-  for (int v = 0; v < kVectors; ++v) {
-    const __m512i shifted = _mm512_mask_add_epi16(words[v], normal[v], words[v], add);
-    _mm512_storeu_si512(target + kWords * v, _mm512_xor_si512(shifted, sign));
-  }
-  return true;
-}
-
 template <typename Src>
 GRAFT_TARGET_AVX512_BF16 void scale_range(const Src* source, c10::BFloat16* target, float scale,
                                           std::int64_t begin, std::int64_t end) {
@@ -150,7 +95,8 @@ GRAFT_TARGET_AVX512_BF16 void scale_range(const Src* source, c10::BFloat16* targ
   if constexpr (std::is_same_v<Src, c10::BFloat16>) shift = as_exponent_shift(scale);
   for (; i + kGroup <= end; i += kGroup) {
     if constexpr (std::is_same_v<Src, c10::BFloat16>) {
-      if (shift && shift_group(source + i, target + i, *shift)) continue;
+      if (shift) i = shift_exponents(source, target, *shift, i, end);
+      if (i + kGroup > end) break;
     }
     scale_group(source + i, target + i, factor);
   }
@@ -166,7 +112,7 @@ GRAFT_TARGET_AVX512_BF16 void scale_range(const Src* source, c10::BFloat16* targ
 
 bool has_bf16_rounding() {
   static const bool supported = __builtin_cpu_supports("avx512bf16");
-  return supported && active_simd() == simd::avx512;
+  return supported && bf16_rounding_allowed().load(std::memory_order_relaxed) && active_simd() == simd::avx512;
 }
 
 #else
@@ -183,6 +129,8 @@ void scale_range(const Src* source, c10::BFloat16* target, float scale, std::int
 bool has_bf16_rounding() { return false; }
 
 #endif
+
+bool allow_bf16_rounding(bool allowed) { return bf16_rounding_allowed().exchange(allowed); }
 
 void scale_to_bf16(const float* source, c10::BFloat16* target, float scale, std::int64_t begin,
                    std::int64_t end) {

@@ -11,7 +11,7 @@
 //
 // A bfloat16 source scaled by a power of two (doubling) needs no rounding
 // where the products stay normal: groups of such values (and zeros) only
-// have their exponents moved, in integer arithmetic.
+// have their exponents moved (bf16_exponent_shift.hpp).
 
 #include <cstdint>
 
@@ -19,9 +19,14 @@
 
 namespace graft::detail {
 
-// Whether the writes below may run: the CPU has AVX512_BF16 and the active
-// level (simd.hpp) is AVX-512.
+// Whether the writes below may run: the CPU has AVX512_BF16, the active
+// level (simd.hpp) is AVX-512 and allow_bf16_rounding() has not forbidden it.
 bool has_bf16_rounding();
+
+// Allows or forbids the instruction from now on (tests use it to run, on a
+// CPU that has it, the writes of an AVX-512 CPU that has not); returns the
+// previous setting.
+bool allow_bf16_rounding(bool allowed);
 
 // target[i] = bfloat16(float(source[i]) * scale) for i in [begin, end), with
 // c10's rounding. scale 1 writes each value rounded (float32) or as it is

@@ -3,9 +3,11 @@
 
 #include "stats/write_measure.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 
 #include <ATen/Dispatch.h>
@@ -16,6 +18,7 @@
 #include <graft/error.hpp>
 
 #include "stats/accumulators.hpp"
+#include "stats/bf16_exponent_shift.hpp"
 #include "stats/bf16_rounding.hpp"
 #include "stats/chunked.hpp"
 
@@ -190,13 +193,33 @@ inline constexpr bool kRoundsToBf16 = std::is_same_v<Dst, c10::BFloat16> &&
                                       (std::is_same_v<Src, float> ||
                                        (kScaled && std::is_same_v<Src, c10::BFloat16>));
 
-// write_only_impl's writes, with AVX512_BF16's rounding where it applies.
+// Whether writing Src into Dst may move bfloat16 exponents instead of
+// rounding (bf16_exponent_shift.hpp).
+template <typename Src, typename Dst, bool kScaled>
+inline constexpr bool kMayShiftExponents =
+    kScaled && std::is_same_v<Src, c10::BFloat16> && std::is_same_v<Dst, c10::BFloat16>;
+
+// write_only_impl's writes, with AVX512_BF16's rounding where it applies and,
+// on an AVX-512 CPU without it, with exponents moved where they can be.
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT write_partial write_values(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                      std::int64_t begin, std::int64_t end) {
   if constexpr (kRoundsToBf16<Src, Dst, kScaled>) {
     if (has_bf16_rounding()) {
       scale_to_bf16(source, target, scale, begin, end);
+      return {};
+    }
+  }
+  if constexpr (kMayShiftExponents<Src, Dst, kScaled>) {
+    const std::optional<exponent_shift> shift = as_exponent_shift(scale);
+    if (shift && active_simd() == simd::avx512) {
+      // Runs of groups that shift; each group that does not is rounded.
+      for (std::int64_t i = begin; i < end;) {
+        i = shift_exponents(source, target, *shift, i, end);
+        const std::int64_t next = std::min(end, i + kShiftGroup);
+        write_only_impl<Src, Dst, kScaled>(source, target, scale, i, next);
+        i = next;
+      }
       return {};
     }
   }

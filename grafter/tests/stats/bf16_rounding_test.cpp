@@ -3,7 +3,9 @@
 // sign and payload) and for the ones where rounding is delicate (ties,
 // overflow to Inf), at every instruction-set level. On a CPU without
 // AVX512_BF16 the instruction path cannot run and the test prints so; the
-// values are checked all the same.
+// values are checked all the same. AVX-512 runs twice: with the instruction
+// and as a CPU without it runs (moving bfloat16 exponents, rounding the rest
+// in integer arithmetic).
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <iostream>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <ATen/ATen.h>
@@ -65,16 +68,45 @@ at::Tensor delicate_float32(bool with_non_finite = true) {
   return t;
 }
 
-// The target's bits after the write, measured or not, at the given level.
-at::Tensor written(const at::Tensor& source, double scale, simd level, bool measured) {
-  const simd previous = graft::detail::limit_simd(level);
+// An instruction-set level, and whether AVX512_BF16's rounding may run at
+// it: AVX-512 without it is what a CPU without AVX512_BF16 runs.
+struct variant {
+  simd level;
+  bool bf16_instruction;
+  std::string name() const {
+    return "level " + std::to_string(static_cast<int>(level)) + (bf16_instruction ? " with AVX512_BF16" : "");
+  }
+};
+const variant kVariants[] = {
+    {simd::baseline, false}, {simd::avx2, false}, {simd::avx512, false}, {simd::avx512, true}};
+
+// Runs the passes as variant for as long as it lives.
+class variant_scope {
+ public:
+  explicit variant_scope(const variant& v)
+      : level_(graft::detail::limit_simd(v.level)),
+        instruction_(graft::detail::allow_bf16_rounding(v.bf16_instruction)) {}
+  ~variant_scope() {
+    graft::detail::limit_simd(level_);
+    graft::detail::allow_bf16_rounding(instruction_);
+  }
+  variant_scope(const variant_scope&) = delete;
+  variant_scope& operator=(const variant_scope&) = delete;
+
+ private:
+  simd level_;
+  bool instruction_;
+};
+
+// The target's bits after the write, measured or not, as the variant writes.
+at::Tensor written(const at::Tensor& source, double scale, const variant& v, bool measured) {
+  const variant_scope scope(v);
   at::Tensor target = at::zeros(source.sizes(), at::kBFloat16);
   if (measured) {
     graft::detail::cpu_write_measured(source, scale, target);
   } else {
     graft::detail::cpu_write(source, scale, target);
   }
-  graft::detail::limit_simd(previous);
   return target.view(at::kShort);
 }
 
@@ -95,11 +127,11 @@ void expect_c10_bits(const at::Tensor& source, double scale) {
   const at::Tensor libtorch = (scale == 1.0 ? source : source * scale).to(at::kBFloat16);
   const at::Tensor not_nan = libtorch == libtorch;
   ASSERT_TRUE(at::equal(expected.masked_select(not_nan), libtorch.view(at::kShort).masked_select(not_nan)));
-  for (const simd level : {simd::baseline, simd::avx2, simd::avx512}) {
+  for (const variant& v : kVariants) {
     for (const bool measured : {false, true}) {
-      SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)) + ", scale " + std::to_string(scale) +
-                   ", source " + c10::toString(source.scalar_type()) + (measured ? ", measured" : ""));
-      const at::Tensor got = written(source, scale, level, measured);
+      SCOPED_TRACE(v.name() + ", scale " + std::to_string(scale) + ", source " +
+                   c10::toString(source.scalar_type()) + (measured ? ", measured" : ""));
+      const at::Tensor got = written(source, scale, v, measured);
       const at::Tensor wrong = at::nonzero(got != expected);
       EXPECT_EQ(wrong.numel(), 0) << "first differing index: "
                                   << (wrong.numel() > 0 ? wrong[0].item<std::int64_t>() : -1);
@@ -153,12 +185,11 @@ TEST(bf16_rounding, bfloat16_scaled_by_a_power_of_two_gives_c10_bits) {
 TEST(bf16_rounding, a_source_that_is_the_target_is_read_before_written) {
   const at::Tensor source = delicate_float32().to(at::kBFloat16);
   const at::Tensor expected = c10_bits(source, 2.0);
-  for (const simd level : {simd::baseline, simd::avx2, simd::avx512}) {
-    SCOPED_TRACE("level " + std::to_string(static_cast<int>(level)));
-    const simd previous = graft::detail::limit_simd(level);
+  for (const variant& v : kVariants) {
+    SCOPED_TRACE(v.name());
+    const variant_scope scope(v);
     const at::Tensor t = source.clone();
     graft::detail::cpu_write(t, 2.0, t);
-    graft::detail::limit_simd(previous);
     EXPECT_TRUE(at::equal(t.view(at::kShort), expected));
   }
 }
@@ -169,6 +200,9 @@ TEST(bf16_rounding, the_instruction_runs_only_at_the_avx512_level) {
   graft::detail::limit_simd(simd::avx512);
   EXPECT_EQ(graft::detail::has_bf16_rounding(),
             __builtin_cpu_supports("avx512bf16") && graft::detail::active_simd() == simd::avx512);
+  const bool allowed = graft::detail::allow_bf16_rounding(false);
+  EXPECT_FALSE(graft::detail::has_bf16_rounding());
+  graft::detail::allow_bf16_rounding(allowed);
   graft::detail::limit_simd(previous);
 }
 
