@@ -13,6 +13,9 @@
 //   recv_double_naive           a doubling transform without a plan: a
 //                               temporary, then the writing pass (measure=off)
 //   recv_double_fused           the same transform with its fused plan
+//   recv_double_fused_without_avx512bf16
+//                               recv_double_fused (bfloat16) as a CPU without
+//                               AVX512_BF16 runs it, on any CPU
 //   recv_double_fused_measured  ... and measure=full
 //   metrics_floor_read          one plain read of both tensors (a sum of each)
 //   metrics_pass                compare(): every diff metric in one pass
@@ -31,6 +34,7 @@
 #include "bench_main.hpp"
 #include "bench_sizes.hpp"
 #include "recv_setup.hpp"
+#include "stats/bf16_rounding.hpp"
 
 namespace {
 
@@ -39,12 +43,26 @@ using graft_bench::dtype_case;
 using graft_bench::doubling;
 using graft_bench::recv_setup;
 
+// Allows or forbids AVX512_BF16's rounding for as long as it lives.
+class bf16_instruction_scope {
+ public:
+  explicit bf16_instruction_scope(bool allowed) : previous_(graft::detail::allow_bf16_rounding(allowed)) {}
+  ~bf16_instruction_scope() { graft::detail::allow_bf16_rounding(previous_); }
+  bf16_instruction_scope(const bf16_instruction_scope&) = delete;
+  bf16_instruction_scope& operator=(const bf16_instruction_scope&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// bf16_instruction false: the passes run as on a CPU without AVX512_BF16.
 template <typename Body>
 void register_case(const std::string& variant, const dtype_case& d, std::int64_t bytes, int rw_factor,
-                   Body body) {
+                   Body body, bool bf16_instruction = true) {
   benchmark::RegisterBenchmark(graft_bench::case_name(variant, d, bytes).c_str(),
-                               [d, bytes, rw_factor, body](benchmark::State& state) {
+                               [d, bytes, rw_factor, body, bf16_instruction](benchmark::State& state) {
                                  recv_setup setup(d, bytes, at::kCPU);
+                                 const bf16_instruction_scope instruction(bf16_instruction);
                                  try {
                                    for (auto _ : state) body(setup);
                                  } catch (const std::exception& e) {
@@ -80,6 +98,11 @@ void register_all() {
                     [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling(false), false)); });
       register_case("recv_double_fused", d, bytes, 2,
                     [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling(true), false)); });
+      if (d.type == at::kBFloat16) {
+        register_case(
+            "recv_double_fused_without_avx512bf16", d, bytes, 2,
+            [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling(true), false)); }, false);
+      }
       register_case("recv_double_fused_measured", d, bytes, 3,
                     [](recv_setup& s) { benchmark::DoNotOptimize(s.graft(doubling(true), true)); });
       register_case("metrics_floor_read", d, bytes, 2, [](recv_setup& s) {

@@ -62,6 +62,8 @@ const std::vector<case_spec>& case_specs() {
        "recv_floor_copy", target_kind::none, 0, 0},
       {"4", "doubling, fused, measure=full vs copy_", "recv_double_fused_measured", "recv_floor_copy",
        target_kind::none, 0, 0},
+      {"4", "doubling, fused, measure=off, as a CPU without AVX512_BF16 runs it, vs copy_",
+       "recv_double_fused_without_avx512bf16", "recv_floor_copy", target_kind::none, 0, 0},
       {"5", "metrics pass vs a plain read of both", "metrics_pass", "metrics_floor_read",
        target_kind::max_ratio, 1.5, kMiB},
       {"6", "c10d exchange (header + payload) vs raw Gloo send/recv", "BM_c10d_exchange", "BM_raw_gloo_send_recv",
