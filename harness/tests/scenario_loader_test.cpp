@@ -164,7 +164,7 @@ TEST(ScenarioLoader, NumbersOutOfRangeAreNamed) {
   const std::string text = problems_of(doc);
   EXPECT_NE(text.find("world.baseline: expected an integer in [1, 256], got 4294967297"), std::string::npos) << text;
   EXPECT_NE(text.find("world.target: integer 18446744073709551615 is out of range"), std::string::npos) << text;
-  EXPECT_NE(text.find("timeout_s: expected seconds in (0, 86400], got 1e+300"), std::string::npos) << text;
+  EXPECT_NE(text.find("timeout_s: expected a number of seconds in (0, 86400], got 1e+300"), std::string::npos) << text;
   EXPECT_NE(text.find("grafter.timeout: expected a number of seconds in (0, 86400]"), std::string::npos) << text;
   EXPECT_NE(text.find("steps[0].target.expect.equals.rank: expected an integer in [0, 255], got 4294967296"),
             std::string::npos)

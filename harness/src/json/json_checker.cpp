@@ -131,6 +131,17 @@ std::optional<double> json_checker::number(const nlohmann::json& object, const s
   return it->get<double>();
 }
 
+std::optional<double> json_checker::seconds(const nlohmann::json& object, const std::string& key,
+                                            const std::string& path, bool required, double max) {
+  const auto value = number(object, key, path, required);
+  if (value && (*value <= 0 || *value > max)) {
+    add(key_path(path, key), "expected a number of seconds in (0, " + std::to_string(static_cast<std::int64_t>(max)) +
+                                 "], got " + describe(object.at(key)));
+    return std::nullopt;
+  }
+  return value;
+}
+
 std::optional<bool> json_checker::boolean(const nlohmann::json& object, const std::string& key,
                                           const std::string& path) {
   const auto it = object.find(key);

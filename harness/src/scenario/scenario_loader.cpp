@@ -36,10 +36,7 @@ void parse_grafter(const nlohmann::json& value, const std::string& path, json_ch
       check.add(at, "unknown grafter key; expected one of: b2t_filter, t2b_filter, backend, group_name, timeout, "
                     "transform_path, measure");
     } else if (key == "timeout") {
-      if (!v.is_number() || v.get<double>() <= 0 || v.get<double>() > kMaxScenarioTimeoutSeconds) {
-        check.add(at, "expected a number of seconds in (0, " + std::to_string(static_cast<int>(kMaxScenarioTimeoutSeconds)) +
-                          "], got " + json_checker::describe(v));
-      }
+      check.seconds(value, key, path, true, kMaxScenarioTimeoutSeconds);
     } else if (key == "measure") {
       if (v != "full" && v != "off") check.add(at, "expected \"full\" or \"off\", got " + json_checker::describe(v));
     } else if (!v.is_string() && !(v.is_null() && key != "backend" && key != "group_name")) {
@@ -162,10 +159,12 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
                                         std::to_string(kScenarioSchemaVersion));
       }
     }
-    s.name = check.string(document, "name", "", true).value_or("");
-    if (document.contains("name") && document["name"].is_string() && !is_scenario_name(s.name)) {
-      check.add("name", json_checker::describe(document["name"]) + " is not a scenario name: " + kScenarioNameRule +
-                            " (it names the scenario's files)");
+    if (auto name = check.string(document, "name", "", true)) {
+      s.name = *name;
+      if (!is_scenario_name(s.name)) {
+        check.add("name", json_checker::describe(document["name"]) + " is not a scenario name: " + kScenarioNameRule +
+                              " (it names the scenario's files)");
+      }
     }
     s.description = check.string(document, "description", "", false).value_or("");
     if (document.contains("world") && check.is_object(document["world"], "world")) {
@@ -180,13 +179,7 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
     } else if (!document.contains("world")) {
       check.add("world", "required object {\"baseline\": B, \"target\": T} is missing");
     }
-    if (auto t = check.number(document, "timeout_s", "", false)) {
-      if (*t <= 0 || *t > kMaxScenarioTimeoutSeconds) {
-        check.add("timeout_s", "expected seconds in (0, " + std::to_string(static_cast<int>(kMaxScenarioTimeoutSeconds)) +
-                                   "], got " + json_checker::describe(document["timeout_s"]));
-      }
-      s.timeout_s = *t;
-    }
+    if (auto t = check.seconds(document, "timeout_s", "", false, kMaxScenarioTimeoutSeconds)) s.timeout_s = *t;
     if (document.contains("grafter")) {
       parse_grafter(document["grafter"], "grafter", check);
       s.grafter = document["grafter"];

@@ -41,6 +41,9 @@ class json_checker {
                                          std::int64_t max);
   std::optional<double> number(const nlohmann::json& object, const std::string& key, const std::string& path,
                                bool required);
+  // number() as a number of seconds in (0, max]; outside it is a problem naming the range.
+  std::optional<double> seconds(const nlohmann::json& object, const std::string& key, const std::string& path,
+                                bool required, double max);
   std::optional<bool> boolean(const nlohmann::json& object, const std::string& key, const std::string& path);
   std::optional<std::vector<std::int64_t>> int_array(const nlohmann::json& object, const std::string& key,
                                                      const std::string& path, bool required);
