@@ -24,8 +24,18 @@ bool reads_as_timeout(std::string text) {
 std::string compose(const std::string& context, std::string what, const std::string& fix) {
   while (!what.empty() && (what.back() == '.' || what.back() == '\n' || what.back() == ' ')) what.pop_back();
   std::string message = context + ": " + what;
-  if (!fix.empty()) message += ". " + fix;
+  // "Operation timed out!" needs no period before the fix.
+  const bool ends_a_sentence = !what.empty() && (what.back() == '!' || what.back() == '?');
+  if (!fix.empty()) message += (ends_a_sentence ? " " : ". ") + fix;
   return message;
+}
+
+// c10::Error's what() carries a C++ backtrace; the message alone is what a
+// user needs. c10d::TimeoutError is a c10::Error from libtorch 2.x on and a
+// plain std::runtime_error in 1.13, so the type is asked at run time.
+std::string message_of(const std::exception& e) {
+  if (const auto* c10_error = dynamic_cast<const c10::Error*>(&e)) return c10_error->what_without_backtrace();
+  return e.what();
 }
 
 }  // namespace
@@ -36,15 +46,11 @@ void rethrow_as_graft_error(const std::string& context, const std::string& fix) 
   } catch (const graft::error&) {
     throw;
   } catch (const c10d::TimeoutError& e) {
-    GRAFT_THROW(timeout_error, compose(context, e.what(), fix));
-  } catch (const c10::Error& e) {
-    // what() carries a C++ backtrace; the message alone is what a user needs.
-    const std::string what = e.what_without_backtrace();
+    GRAFT_THROW(timeout_error, compose(context, message_of(e), fix));
+  } catch (const std::exception& e) {
+    const std::string what = message_of(e);
     if (reads_as_timeout(what)) GRAFT_THROW(timeout_error, compose(context, what, fix));
     GRAFT_THROW(exchange_error, compose(context, what, fix));
-  } catch (const std::exception& e) {
-    if (reads_as_timeout(e.what())) GRAFT_THROW(timeout_error, compose(context, e.what(), fix));
-    GRAFT_THROW(exchange_error, compose(context, e.what(), fix));
   } catch (...) {
     GRAFT_THROW(exchange_error, compose(context, "an unknown exception", fix));
   }
