@@ -9,7 +9,8 @@
 # Environment (all optional):
 #   GRAFT_TORCH_PREFIX        libtorch's CMake prefix; default: the pip torch's,
 #                             python3 -c 'import torch; print(torch.utils.cmake_prefix_path)'
-#   CMAKE_CUDA_ARCHITECTURES  default 90 (H100/H200)
+#   CMAKE_CUDA_ARCHITECTURES  default 90 (H100/H200); a plain number, as 90 or 100
+#   TORCH_CUDA_ARCH_LIST      default the same architecture as libtorch spells it (9.0)
 #   GRAFT_BENCH_MAX_MIB       default 256; GRAFT_BENCH_MIN_TIME, GRAFT_BENCH_REPETITIONS,
 #                             GRAFT_BENCH_OUT as in ci/bench.sh
 #   GRAFT_BENCH_ONLY          default cuda_bench; "cuda_bench recv_bench" adds the CPU cases
@@ -18,7 +19,8 @@
 # GTest, Google Benchmark) come from .gpu-deps/ when it is there (made by
 # ci/gpu-deps.sh on a Debian 12 machine, for a machine without a package
 # registry), else from ci/install-deps.sh. libtorch must use the same C++ ABI
-# as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7).
+# as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7); the script
+# checks a pip torch's before it builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,22 @@ if [ -z "$prefix" ]; then
     exit 1
   }
 fi
+# The Debian libraries graft links to use the C++11 ABI; a libtorch without it
+# (pip torch 2.5, 2.6) fails only at link time, with pages of undefined symbols.
+abi="$(python3 -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))' 2>/dev/null || true)"
+if [ "$abi" = "0" ] && [ -z "${GRAFT_TORCH_PREFIX:-}" ]; then
+  echo "gpu-bench: the pip torch at $prefix uses _GLIBCXX_USE_CXX11_ABI=0, graft's dependencies the C++11 ABI:" \
+       "install a torch built with the C++11 ABI (pip torch >= 2.7) or set GRAFT_TORCH_PREFIX to a cxx11-abi libtorch" >&2
+  exit 1
+fi
+# A CUDA libtorch's CMake enables CUDA itself: it needs nvcc on PATH, and it
+# builds for TORCH_CUDA_ARCH_LIST (else for the GPUs it detects), not for
+# CMAKE_CUDA_ARCHITECTURES.
+if ! command -v nvcc >/dev/null && [ -z "${CUDACXX:-}" ] && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+arch="${CMAKE_CUDA_ARCHITECTURES:-90}"
+export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-${arch%?}.${arch: -1}}"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,clocks.max.memory --format=csv || true
 
 prefix_path="$prefix"
@@ -54,7 +72,7 @@ if [ -n "$nccl_include" ] && [ -f "$nccl_include/nccl.h" ]; then nccl=(-DGRAFT_N
 build=build-gpu
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${nccl[@]}" \
   -DCMAKE_PREFIX_PATH="$prefix_path" \
-  -DCMAKE_CUDA_ARCHITECTURES="${CMAKE_CUDA_ARCHITECTURES:-90}" \
+  -DCMAKE_CUDA_ARCHITECTURES="$arch" \
   -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_BENCH_CUDA=ON
 if ! cmake --build "$build" --target help | grep -q graft_cuda_kernels; then
   echo "gpu-bench: CMake found no CUDA compiler: put nvcc on PATH, set CUDACXX, or install /usr/local/cuda" >&2
