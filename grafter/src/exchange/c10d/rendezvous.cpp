@@ -16,6 +16,7 @@
 #include "exchange/c10d/c10d_errors.hpp"
 #include "exchange/c10d/layout_agreement.hpp"
 #include "exchange/c10d/messages.hpp"
+#include "exchange/c10d/nccl_blocking_wait.hpp"
 
 namespace graft::detail {
 namespace {
@@ -129,6 +130,8 @@ void check_c10d_config(const graft_config& config) {
                 "backend: 'nccl' needs a CUDA build of libtorch, and graft was built without NCCL "
                 "(its libtorch has no CUDA, or CMake found no nccl.h: set GRAFT_NCCL_INCLUDE_DIR when "
                 "building); use backend=gloo");
+#else
+    require_nccl_blocking_wait();
 #endif
   } else if (config.backend != "gloo") {
     GRAFT_THROW(config_error, "backend: '" + config.backend + "' is not supported; use gloo or nccl");

@@ -31,7 +31,8 @@ struct c10d_groups {
 };
 
 // Throws config_error for a backend, address, port or timeout the c10d
-// exchange cannot use.
+// exchange cannot use, and for backend=nccl outside torch's blocking-wait mode
+// (nccl_blocking_wait.hpp).
 void check_c10d_config(const graft_config& config);
 
 std::chrono::milliseconds exchange_timeout(const graft_config& config);
