@@ -1,6 +1,5 @@
 #include "config/field_parsers.hpp"
 
-#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <climits>
@@ -8,6 +7,8 @@
 #include <cstdlib>
 
 #include <graft/error.hpp>
+
+#include "base/ascii_lower.hpp"
 
 namespace graft::detail {
 
@@ -20,10 +21,7 @@ std::string trimmed(const std::string& text) {
 }
 
 std::string trimmed_lower(const std::string& text) {
-  std::string out = trimmed(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
+  return ascii_lower(trimmed(text));
 }
 
 bool parse_bool(const std::string& text, const std::string& where) {

@@ -1,6 +1,5 @@
 #include <graft/tensor_info.hpp>
 
-#include <cctype>
 #include <string>
 
 #include <ATen/core/Tensor.h>
@@ -9,6 +8,7 @@
 #include <graft/error.hpp>
 #include <graft/metrics.hpp>
 
+#include "base/ascii_lower.hpp"
 #include "stats/passes.hpp"
 #include "stats/write_measure.hpp"
 
@@ -44,9 +44,7 @@ std::string dtype_name(const at::Tensor& t) {
   }
   // The remaining ATen names (QInt8, QUInt4x2, and the float8 and unsigned
   // types of later releases) differ from torch's only in case.
-  std::string name = c10::toString(t.scalar_type());
-  for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return name;
+  return detail::ascii_lower(c10::toString(t.scalar_type()));
 }
 
 namespace detail {

@@ -1,7 +1,5 @@
 #include "exchange/c10d/c10d_errors.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <exception>
 
 #include <c10/util/Exception.h>
@@ -9,15 +7,16 @@
 
 #include <graft/error.hpp>
 
+#include "base/ascii_lower.hpp"
+
 namespace graft::detail {
 namespace {
 
 // Gloo reports an expired wait as an IoException ("Timed out waiting 2000ms
 // for recv operation to complete") and c10d's Work::wait as a c10::Error
 // ("Operation timed out!"): neither has a type of its own, so the text decides.
-bool reads_as_timeout(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+bool reads_as_timeout(const std::string& what) {
+  const std::string text = ascii_lower(what);
   return text.find("timed out") != std::string::npos || text.find("timeout") != std::string::npos;
 }
 

@@ -1,12 +1,12 @@
 #include "exchange/c10d/nccl_blocking_wait.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
 
 #include <torch/version.h>
 
 #include <graft/error.hpp>
+
+#include "base/ascii_lower.hpp"
 
 namespace graft::detail {
 namespace {
@@ -14,15 +14,9 @@ namespace {
 constexpr const char* kTorchName = "TORCH_NCCL_BLOCKING_WAIT";
 constexpr const char* kNcclName = "NCCL_BLOCKING_WAIT";
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
-
 bool reads_as_true(const std::string& value, blocking_wait_names names) {
   if (names == blocking_wait_names::nccl_only) return value == "1";
-  const std::string v = lower(value);
+  const std::string v = ascii_lower(value);
   return v == "1" || v == "y" || v == "yes" || v == "t" || v == "true";
 }
 
