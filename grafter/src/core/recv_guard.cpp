@@ -12,6 +12,7 @@
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
 
+#include "plugin/exception_message.hpp"
 #include "stats/write_measure.hpp"
 
 namespace graft::detail {
@@ -43,7 +44,7 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
   } catch (const transform_error& e) {
     throw skip("transform_error", e.what());
   } catch (const std::exception& e) {
-    throw skip("transform_raised", std::string("transform '") + chosen.name + "' raised: " + e.what());
+    throw skip("transform_raised", "transform '" + chosen.name + "' raised: " + exception_message(e));
   } catch (...) {
     throw skip("transform_raised", std::string("transform '") + chosen.name +
                                        "' raised something that is not a std::exception");
@@ -221,7 +222,7 @@ recv_outcome graft_received(recv_request request) {
     try {
       target.copy_(conformed);
     } catch (const std::exception& e) {
-      throw skip("copy_failed", std::string("copying the candidate into the target failed: ") + e.what());
+      throw skip("copy_failed", "copying the candidate into the target failed: " + exception_message(e));
     }
     outcome.grafted = true;
     return outcome;
@@ -230,7 +231,7 @@ recv_outcome graft_received(recv_request request) {
     outcome.message = std::string(s.what()) + " (target tensor unchanged)";
   } catch (const std::exception& e) {
     outcome.error_kind = "internal";
-    outcome.message = std::string(e.what()) + " (target tensor unchanged)";
+    outcome.message = exception_message(e) + " (target tensor unchanged)";
   }
   // Unchanged, so describing it now describes it as it was.
   outcome.before = request.measure ? describe(target) : describe_layout(target);

@@ -60,6 +60,34 @@ TEST(grafter_failures, throwing_transform) {
   EXPECT_NE(message_of(e).find("'throws'"), std::string::npos);
 }
 
+// libtorch's errors (TORCH_CHECK, any failing ATen op) carry a C++ backtrace
+// in what(); the event has the message alone.
+bool has_backtrace(const std::string& message) {
+  return message.find("Exception raised from") != std::string::npos || message.find("frame #") != std::string::npos;
+}
+
+TEST(grafter_failures, transform_raising_a_libtorch_error_is_reported_without_its_backtrace) {
+  local_world w;
+  w.custom_transform = transform{"checks", [](const graft_transform_input&) -> at::Tensor {
+                                   TORCH_CHECK(false, "the shards disagree");
+                                 }};
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::full({3}, 9.0f));
+  EXPECT_EQ(e.fields["error_kind"], "transform_raised");
+  EXPECT_EQ(message_of(e), "transform 'checks' raised: the shards disagree (target tensor unchanged)");
+}
+
+// An expanded target (a broadcast view: every element is one location)
+// passes every check but copy_'s own.
+TEST(grafter_failures, target_that_copy_refuses_is_reported_without_the_backtrace) {
+  local_world w;
+  const auto e = expect_skipped(w, at::tensor({1.0f, 2.0f, 3.0f}), at::zeros({1}).expand({3}));
+  EXPECT_EQ(e.fields["error_kind"], "copy_failed");
+  const std::string message = message_of(e);
+  EXPECT_EQ(message.rfind("copying the candidate into the target failed: ", 0), 0u) << message;
+  EXPECT_NE(message.find("single memory location"), std::string::npos) << message;
+  EXPECT_FALSE(has_backtrace(message)) << message;
+}
+
 TEST(grafter_failures, transform_throwing_something_else_than_an_exception) {
   local_world w;
   w.custom_transform = transform{"throws_an_int", [](const graft_transform_input&) -> at::Tensor { throw 42; }};

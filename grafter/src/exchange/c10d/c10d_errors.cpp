@@ -2,12 +2,12 @@
 
 #include <exception>
 
-#include <c10/util/Exception.h>
 #include <torch/csrc/distributed/c10d/exception.h>
 
 #include <graft/error.hpp>
 
 #include "base/ascii_lower.hpp"
+#include "plugin/exception_message.hpp"
 
 namespace graft::detail {
 namespace {
@@ -29,14 +29,6 @@ std::string compose(const std::string& context, std::string what, const std::str
   return message;
 }
 
-// c10::Error's what() carries a C++ backtrace; the message alone is what a
-// user needs. c10d::TimeoutError is a c10::Error from libtorch 2.x on and a
-// plain std::runtime_error in 1.13, so the type is asked at run time.
-std::string message_of(const std::exception& e) {
-  if (const auto* c10_error = dynamic_cast<const c10::Error*>(&e)) return c10_error->what_without_backtrace();
-  return e.what();
-}
-
 }  // namespace
 
 void rethrow_as_graft_error(const std::string& context, const std::string& fix) {
@@ -45,9 +37,9 @@ void rethrow_as_graft_error(const std::string& context, const std::string& fix) 
   } catch (const graft::error&) {
     throw;
   } catch (const c10d::TimeoutError& e) {
-    GRAFT_THROW(timeout_error, compose(context, message_of(e), fix));
+    GRAFT_THROW(timeout_error, compose(context, exception_message(e), fix));
   } catch (const std::exception& e) {
-    const std::string what = message_of(e);
+    const std::string what = exception_message(e);
     if (reads_as_timeout(what)) GRAFT_THROW(timeout_error, compose(context, what, fix));
     GRAFT_THROW(exchange_error, compose(context, what, fix));
   } catch (...) {
