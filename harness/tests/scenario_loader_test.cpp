@@ -117,6 +117,21 @@ TEST(ScenarioLoader, TensorSourcesMustBeExactlyOne) {
             std::string::npos);
 }
 
+TEST(ScenarioLoader, TensorLayoutIsStridedUnlessSparseIsAsked) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["tensor"]["layout"] = "sparse";
+  doc["steps"][0]["target"]["expect"] = {{"outcome", "skipped"}, {"error_kind", "ungraftable_target"}};
+  doc["steps"][0]["baseline"]["expect"]["outcome"] = "send_skipped";
+  const scenario s = parse_scenario(doc, "test.json");
+  EXPECT_EQ(s.steps[0].target[0].tensor->layout, "sparse");
+  EXPECT_EQ(s.steps[0].baseline[0].tensor->layout, "strided");
+  EXPECT_EQ(s.steps[0].baseline[0].expect->outcome, "send_skipped");
+
+  doc["steps"][0]["target"]["tensor"]["layout"] = "csr";
+  EXPECT_NE(problems_of(doc).find("steps[0].target.tensor.layout: \"csr\" is not one of"), std::string::npos)
+      << problems_of(doc);
+}
+
 TEST(ScenarioLoader, VariablesMustComeFromEarlierSteps) {
   nlohmann::json doc = good_document();
   doc["steps"][1]["baseline"]["tensor"]["from"] = "later";

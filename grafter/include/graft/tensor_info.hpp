@@ -37,7 +37,8 @@ struct tensor_info {
 tensor_info describe(const at::Tensor& t);
 
 // Shape, stride, dtype, device and numel only, without reading a value: for
-// grafts run with measure=off.
+// grafts run with measure=off. A nested tensor has no single shape: its shape
+// and stride stay empty.
 tensor_info describe_layout(const at::Tensor& t);
 
 // "float32" for at::kFloat, as torch prints it without the "torch." prefix.

@@ -12,6 +12,7 @@
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
 
+#include "core/graftable.hpp"
 #include "core/recv_guard.hpp"
 #include "plugin/exception_message.hpp"
 
@@ -195,6 +196,22 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
                             " but the value is not a tensor (got " + got +
                             "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
   }
+  // A tensor that cannot travel (sparse, quantized, meta, nested) is refused
+  // here, before the exchange: the sender takes part as absent, as for a
+  // non-tensor value, so its receivers skip this call and every rank stays
+  // in step.
+  const std::optional<std::string> unsendable =
+      sends && has_tensor ? detail::ungraftable_reason(*value) : std::nullopt;
+  if (unsendable) {
+    s.emit("send_skipped", {{"tags", tags_json(t)},
+                            {"direction", to_string(dir)},
+                            {"tensor", describe_layout(*value)},
+                            {"error_kind", "ungraftable_tensor"},
+                            {"message", "tags " + t.to_display_string() + " matched " + which +
+                                            " but the tensor cannot be sent: " + *unsendable +
+                                            "; this rank takes part as 'absent', so its receivers skip "
+                                            "this call"}});
+  }
 
   if (!s.group && !ensure_group()) return;
 
@@ -207,7 +224,7 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
 
   contribution outgoing;
   if (sends) {
-    if (has_tensor) outgoing.tensor = *value;
+    if (has_tensor && !unsendable) outgoing.tensor = *value;
     outgoing.extras = extras;
   }
   received incoming;
@@ -224,7 +241,7 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
     return;
   }
 
-  if (!has_tensor) return;
+  if (!has_tensor || unsendable) return;
   // Compare-only names always measure: measuring is all they do.
   const bool measures = measure_only || s.config.measure == measure_mode::full;
   if (sends) {

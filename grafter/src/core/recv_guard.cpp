@@ -12,6 +12,7 @@
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
 
+#include "core/graftable.hpp"
 #include "plugin/exception_message.hpp"
 #include "stats/write_measure.hpp"
 
@@ -31,7 +32,8 @@ std::vector<at::Tensor> senders_on_target_device(const received& incoming, const
     const at::Tensor& t = incoming.tensors[i];
     if (!t.defined()) {
       throw skip("sender_absent", "sender rank " + std::to_string(incoming.sender_ranks[i]) +
-                                      " had no tensor for this call (its value was not a tensor); nothing to graft");
+                                      " sent no tensor for this call (its value was not a tensor, or one that "
+                                      "cannot travel: that rank's events say which); nothing to graft");
     }
     out.push_back(t.device() == target.device() ? t : t.to(target.device()));
   }
@@ -174,6 +176,9 @@ recv_outcome graft_received(recv_request request) {
   outcome.sender_ranks = request.incoming.sender_ranks;
   outcome.sender_extras = request.incoming.extras;
   try {
+    if (const std::optional<std::string> why = ungraftable_reason(target)) {
+      throw skip("ungraftable_target", "the target cannot be written: " + *why);
+    }
     if (request.chosen == nullptr) {
       throw skip("transform_load", "the transform could not be loaded: " + request.transform_problem);
     }

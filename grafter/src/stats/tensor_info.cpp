@@ -16,10 +16,10 @@ namespace graft {
 namespace {
 
 // Statistics need readable, ordered values: a strided tensor with storage
-// and a real dtype. Anything else (complex, quantized, meta, sparse) is
+// and a real dtype. Anything else (complex, quantized, meta, sparse, nested) is
 // described by its layout alone.
 bool has_value_stats(const at::Tensor& t) {
-  return t.numel() > 0 && t.layout() == at::kStrided && !t.is_meta() &&
+  return t.numel() > 0 && t.layout() == at::kStrided && !t.is_nested() && !t.is_meta() &&
          detail::is_real_dtype(t.scalar_type());
 }
 
@@ -74,9 +74,11 @@ tensor_info describe_layout(const at::Tensor& t) {
     GRAFT_THROW(error, "describe: the tensor is undefined; pass a defined at::Tensor");
   }
   tensor_info info;
-  info.shape = t.sizes().vec();
-  // Only strided tensors have strides; asking a sparse one throws.
-  if (t.layout() == at::kStrided) info.stride = t.strides().vec();
+  // A nested tensor has no single shape (asking for one throws): its shape
+  // and stride stay empty. Only strided tensors have strides; asking a
+  // sparse one throws.
+  if (!t.is_nested()) info.shape = t.sizes().vec();
+  if (t.layout() == at::kStrided && !t.is_nested()) info.stride = t.strides().vec();
   info.dtype = dtype_name(t);
   info.device = t.device().str();
   info.numel = t.numel();

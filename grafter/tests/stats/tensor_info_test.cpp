@@ -145,6 +145,20 @@ TEST(describe, dtypes_without_ordered_values_keep_layout_only) {
   EXPECT_FALSE(sparse.min.has_value());
 }
 
+// A nested tensor has no single shape: asking libtorch for one throws, so
+// describing it must not.
+TEST(describe, nested_tensor_keeps_dtype_and_count_without_a_shape) {
+  const at::Tensor nested = at::_nested_tensor_from_tensor_list({at::ones({2, 3}), at::ones({4, 3})});
+  for (const graft::tensor_info& info : {graft::describe(nested), graft::describe_layout(nested)}) {
+    EXPECT_TRUE(info.shape.empty());
+    EXPECT_TRUE(info.stride.empty());
+    EXPECT_EQ(info.dtype, "float32");
+    EXPECT_EQ(info.numel, 18);
+    EXPECT_FALSE(info.min.has_value());
+    EXPECT_EQ(info.nan_count, 0);
+  }
+}
+
 TEST(describe, undefined_tensor_throws) {
   EXPECT_THROW(graft::describe(at::Tensor()), graft::error);
 }

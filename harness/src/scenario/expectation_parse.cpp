@@ -5,8 +5,9 @@ namespace graft::harness::detail {
 namespace {
 
 const std::vector<std::string>& step_outcomes() {
-  static const std::vector<std::string> outcomes = {"sent",   "grafted",     "skipped",    "none",
-                                                    "non_tensor", "desync", "group_error", "filter_conflict"};
+  static const std::vector<std::string> outcomes = {"sent",        "send_skipped", "grafted",
+                                                    "skipped",     "none",         "non_tensor",
+                                                    "desync",      "group_error",  "filter_conflict"};
   return outcomes;
 }
 

@@ -54,10 +54,11 @@ std::optional<tensor_spec> parse_tensor_spec(const nlohmann::json& value, const 
                                              json_checker& check) {
   if (!check.is_object(value, path)) return std::nullopt;
   check.known_keys(value, path,
-                   {"dtype", "shape", "values", "fill", "arange", "random", "from", "scale", "offset"});
+                   {"dtype", "shape", "values", "fill", "arange", "random", "from", "scale", "offset", "layout"});
   tensor_spec spec;
   const std::size_t before = check.problems().size();
   spec.dtype = check.choice(value, "dtype", path, scenario_dtypes(), false);
+  spec.layout = check.choice(value, "layout", path, {"strided", "sparse"}, false).value_or("strided");
   if (auto shape = check.int_array(value, "shape", path, false)) {
     spec.shape = *shape;
     if (!element_count(spec.shape)) {

@@ -26,9 +26,11 @@ double decode(const nlohmann::json& v) {
   return v.get<double>();
 }
 
-}  // namespace
+// t itself, or a strided copy of a sparse t.
+at::Tensor dense_values(const at::Tensor& t) { return t.layout() == at::kStrided ? t : t.to_dense(); }
 
-at::Tensor make_tensor(const tensor_spec& spec, const std::map<std::string, at::Tensor>& vars) {
+// The spec's values as a dense tensor of its dtype.
+at::Tensor make_dense(const tensor_spec& spec, const std::map<std::string, at::Tensor>& vars) {
   const auto f64 = at::TensorOptions().dtype(at::kDouble);
   at::Tensor t;
   switch (spec.kind) {
@@ -57,15 +59,22 @@ at::Tensor make_tensor(const tensor_spec& spec, const std::map<std::string, at::
       if (it == vars.end()) {
         GRAFT_THROW(fixture_error, "tensor.from: variable \"" + spec.from + "\" holds no tensor on this rank");
       }
-      t = it->second.to(at::kDouble) * spec.scale + spec.offset;
+      t = dense_values(it->second).to(at::kDouble) * spec.scale + spec.offset;
       return t.to(spec.dtype ? scalar_type(*spec.dtype) : it->second.scalar_type()).contiguous();
     }
   }
   return t.to(scalar_type(spec.dtype.value_or("float32"))).contiguous();
 }
 
+}  // namespace
+
+at::Tensor make_tensor(const tensor_spec& spec, const std::map<std::string, at::Tensor>& vars) {
+  const at::Tensor dense = make_dense(spec, vars);
+  return spec.layout == "sparse" ? dense.to_sparse() : dense;
+}
+
 nlohmann::json tensor_value(const at::Tensor& t) {
-  const at::Tensor flat = t.detach().to(at::kCPU).to(at::kDouble).contiguous().flatten();
+  const at::Tensor flat = dense_values(t.detach()).to(at::kCPU).to(at::kDouble).contiguous().flatten();
   nlohmann::json values = nlohmann::json::array();
   const double* data = flat.data_ptr<double>();
   for (std::int64_t i = 0; i < flat.numel(); ++i) values.push_back(data[i]);

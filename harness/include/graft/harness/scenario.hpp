@@ -42,6 +42,9 @@ struct tensor_spec {
   std::string distribution = "normal";  // normal | uniform
   std::string from;                  // source::from: an earlier step's variable on this rank
   double scale = 1, offset = 0;      // source::from: value = variable * scale + offset
+  // strided | sparse: the values as a sparse COO tensor (to_sparse()), which
+  // a graft refuses to send or to write
+  std::string layout = "strided";
 };
 
 // The final value of a tensor relative to another rank's value at the same step
@@ -54,8 +57,9 @@ struct value_relation {
 };
 
 struct expectation {
-  // sent | grafted | skipped | none | non_tensor | desync | group_error |
-  // filter_conflict; for expect_setup: transform_load | config_error | none
+  // sent | send_skipped | grafted | skipped | none | non_tensor | desync |
+  // group_error | filter_conflict; for expect_setup: transform_load |
+  // config_error | none
   std::optional<std::string> outcome;
   std::optional<std::string> error_kind;
   std::vector<std::string> message_contains;
