@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,11 @@ class exchange {
   virtual received run(const exchange_call& call, const contribution* outgoing) = 0;
   // For the group_init event: {"transport": ..., "backend": ..., ...}.
   virtual nlohmann::json describe() const = 0;
+  // Why this exchange cannot carry a sender's tensor t, as a clause with its
+  // fix; nullopt when it can. The grafter asks before run() and sends such a
+  // tensor as absent, so one odd tensor skips one call instead of failing
+  // every rank.
+  virtual std::optional<std::string> cannot_carry(const at::Tensor& /*t*/) const { return std::nullopt; }
 };
 
 // Creates the exchange of this rank; may block (rendezvous) up to the config's

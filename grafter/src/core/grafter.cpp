@@ -196,12 +196,18 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
                             " but the value is not a tensor (got " + got +
                             "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
   }
-  // A tensor that cannot travel (sparse, quantized, meta, nested) is refused
-  // here, before the exchange: the sender takes part as absent, as for a
-  // non-tensor value, so its receivers skip this call and every rank stays
-  // in step.
-  const std::optional<std::string> unsendable =
-      sends && has_tensor ? detail::ungraftable_reason(*value) : std::nullopt;
+
+  if (!s.group && !ensure_group()) return;
+
+  // A tensor that cannot travel (sparse, quantized, meta, nested, or beyond
+  // what this exchange carries) is refused here, before the exchange: the
+  // sender takes part as absent, as for a non-tensor value, so its receivers
+  // skip this call and every rank stays in step.
+  std::optional<std::string> unsendable;
+  if (sends && has_tensor) {
+    unsendable = detail::ungraftable_reason(*value);
+    if (!unsendable) unsendable = s.group->cannot_carry(*value);
+  }
   if (unsendable) {
     s.emit("send_skipped", {{"tags", tags_json(t)},
                             {"direction", to_string(dir)},
@@ -212,8 +218,6 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
                                             "; this rank takes part as 'absent', so its receivers skip "
                                             "this call"}});
   }
-
-  if (!s.group && !ensure_group()) return;
 
   exchange_call call;
   call.sequence = s.sequence;

@@ -2,6 +2,7 @@
 // groups on 127.0.0.1, one exchange per rank.
 
 #include <future>
+#include <optional>
 #include <string>
 
 #include <ATen/ATen.h>
@@ -305,6 +306,19 @@ TEST(C10dExchange, TensorWithTooManyDimsFailsOnEveryRankWithoutDesync) {
     exchange_values(l, ex, 1, direction::b2t);
   }));
   expect_every_rank_threw<graft::exchange_error>(errors, "9 dimensions");
+}
+
+// The grafter asks first, and sends such a tensor as absent.
+TEST(C10dExchange, SaysWhichTensorsItCannotCarry) {
+  graft_test::c10d_world world;
+  graft_test::rethrow_if_any(world.run([&](const rank_layout&, graft::exchange& ex) {
+    const std::optional<std::string> nine = ex.cannot_carry(at::ones(std::vector<std::int64_t>(9, 1)));
+    ASSERT_TRUE(nine.has_value());
+    EXPECT_EQ(*nine, "it has 9 dimensions and the c10d exchange carries at most 8; reshape it (merge leading "
+                     "dimensions) before the dump call");
+    EXPECT_FALSE(ex.cannot_carry(at::ones(std::vector<std::int64_t>(8, 1))).has_value());
+    EXPECT_FALSE(ex.cannot_carry(at::ones({})).has_value());
+  }));
 }
 
 TEST(C10dExchange, PeerThatStopsCallingTimesOutAndTheExchangeStaysOut) {

@@ -46,6 +46,12 @@ class c10d_exchange final : public exchange {
     });
   }
 
+  std::optional<std::string> cannot_carry(const at::Tensor& t) const override {
+    if (t.dim() <= detail::kMaxHeaderDims) return std::nullopt;
+    return "it has " + std::to_string(t.dim()) + " dimensions and the c10d exchange carries at most " +
+           std::to_string(detail::kMaxHeaderDims) + "; reshape it (merge leading dimensions) before the dump call";
+  }
+
   nlohmann::json describe() const override {
     return {{"transport", "c10d"},
             {"backend", config_.backend},
