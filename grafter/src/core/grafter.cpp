@@ -8,13 +8,13 @@
 
 #include <graft/c10d_exchange.hpp>
 #include <graft/error.hpp>
+#include <graft/exception_message.hpp>
 #include <graft/filter.hpp>
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
 
 #include "core/graftable.hpp"
 #include "core/recv_guard.hpp"
-#include "plugin/exception_message.hpp"
 
 namespace graft {
 
@@ -45,7 +45,7 @@ struct grafter::state {
     try {
       sink->write(e);
     } catch (const std::exception& failure) {
-      std::cerr << "graft: the event sink failed (" << detail::exception_message(failure)
+      std::cerr << "graft: the event sink failed (" << exception_message(failure)
                 << "); the event: " << e.to_display_line() << std::endl;
     } catch (...) {
       std::cerr << "graft: the event sink failed; the event: " << e.to_display_line() << std::endl;
@@ -98,7 +98,7 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
     try {
       state_->chosen_transform = load_transform(*c.transform_path);
     } catch (const std::exception& e) {
-      state_->transform_problem = detail::exception_message(e);
+      state_->transform_problem = exception_message(e);
       nlohmann::json fields = {{"spec", *c.transform_path}, {"message", state_->transform_problem}};
       if (const auto* load_error = dynamic_cast<const plugin_load_error*>(&e)) {
         fields["error_kind"] = to_string(load_error->kind());
@@ -129,7 +129,7 @@ bool grafter::ensure_group() {
                            {"master_address", s.config.master_address},
                            {"master_port", s.config.master_port},
                            {"graft_world_size", s.layout.graft_world_size()},
-                           {"message", detail::exception_message(e) + "; the grafter is now disabled on this rank"}});
+                           {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
     active_ = false;
     return false;
   }
@@ -156,7 +156,7 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   try {
     run_intercept(value, type_name, t, extras);
   } catch (const std::exception& e) {
-    turn_off(detail::exception_message(e));
+    turn_off(exception_message(e));
   } catch (...) {
     turn_off("something that is not a std::exception was thrown");
   }
@@ -236,11 +236,11 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
     incoming = s.group->run(call, sends ? &outgoing : nullptr);
   } catch (const desync_error& e) {
     s.emit("desync", {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"sequence", s.sequence},
-                      {"message", detail::exception_message(e)}});
+                      {"message", exception_message(e)}});
     return;
   } catch (const std::exception& e) {
     s.emit("group_error", {{"phase", "exchange"}, {"tags", tags_json(t)}, {"direction", to_string(dir)},
-                           {"message", detail::exception_message(e) + "; the grafter is now disabled on this rank"}});
+                           {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
     active_ = false;
     return;
   }

@@ -9,11 +9,11 @@
 #include <c10/core/InferenceMode.h>
 
 #include <graft/error.hpp>
+#include <graft/exception_message.hpp>
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
 
 #include "core/graftable.hpp"
-#include "plugin/exception_message.hpp"
 #include "stats/write_measure.hpp"
 
 namespace graft::detail {

@@ -1,8 +1,8 @@
-#include "plugin/exception_message.hpp"
+#include <graft/exception_message.hpp>
 
 #include <c10/util/Exception.h>
 
-namespace graft::detail {
+namespace graft {
 
 std::string exception_message(const std::exception& e) {
   // The type is asked at run time: callers catch std::exception, and whether
@@ -11,4 +11,4 @@ std::string exception_message(const std::exception& e) {
   return e.what();
 }
 
-}  // namespace graft::detail
+}  // namespace graft

@@ -8,6 +8,7 @@
 #include <graft/config.hpp>
 #include <graft/error.hpp>
 #include <graft/event_sink.hpp>
+#include <graft/exception_message.hpp>
 #include <graft/grafter.hpp>
 
 #include "worker/tensor_factory.hpp"
@@ -116,7 +117,7 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
       result["steps"].push_back(std::move(record));
     }
   } catch (const std::exception& e) {
-    result["error"] = e.what();
+    result["error"] = exception_message(e);
   }
   return result;
 }

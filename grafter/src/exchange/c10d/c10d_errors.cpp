@@ -5,9 +5,9 @@
 #include <torch/csrc/distributed/c10d/exception.h>
 
 #include <graft/error.hpp>
+#include <graft/exception_message.hpp>
 
 #include "base/ascii_lower.hpp"
-#include "plugin/exception_message.hpp"
 
 namespace graft::detail {
 namespace {

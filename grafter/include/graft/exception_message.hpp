@@ -6,16 +6,17 @@
 // Events name what went wrong; the frames would bury that and make every log
 // snapshot of the failure differ.
 //
-// It lives in the plugin component because that is the lowest one with
-// libtorch that both the grafter (core) and the c10d exchange build on.
+// It is built in the plugin component, the lowest one with libtorch that both
+// the grafter (core) and the c10d exchange build on; hosts and the scenario
+// worker use it for their own messages.
 
 #include <exception>
 #include <string>
 
-namespace graft::detail {
+namespace graft {
 
 // what() without the backtrace for a c10::Error (c10d::TimeoutError is one
 // from libtorch 2.x on), what() for anything else.
 std::string exception_message(const std::exception& e);
 
-}  // namespace graft::detail
+}  // namespace graft
