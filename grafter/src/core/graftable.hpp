@@ -12,8 +12,9 @@
 
 namespace graft::detail {
 
-// Why t cannot be grafted, as a clause with its fix ("it is sparse (layout
-// Sparse): ..."); nullopt when it can.
+// Why t cannot be grafted, as a clause with its fix ("its layout is Sparse,
+// and only strided (dense) tensors can be grafted; convert it with
+// to_dense() ..."); nullopt when it can.
 std::optional<std::string> ungraftable_reason(const at::Tensor& t);
 
 }  // namespace graft::detail
