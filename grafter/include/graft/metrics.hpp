@@ -38,7 +38,9 @@ struct diff_metrics {
   std::string summary() const;
 };
 
-// Compares x and y (any float/int dtypes; any devices: y is read where x lives).
+// Compares x and y (any float/int/bool dtypes; any devices: y is read where x
+// lives). Two complex tensors compare as their real and imaginary parts
+// (view_as_real): numel counts parts, and max_abs_index / 2 is the element.
 diff_metrics compare(const at::Tensor& x, const at::Tensor& y);
 
 // How many threads the CPU passes (compare(), describe(), a measured graft)

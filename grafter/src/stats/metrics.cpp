@@ -4,6 +4,7 @@
 #include <string>
 
 #include <ATen/core/Tensor.h>
+#include <ATen/ops/view_as_real.h>
 #include <nlohmann/json.hpp>
 
 #include <graft/error.hpp>
@@ -26,12 +27,16 @@ void check_comparable(const at::Tensor& t, const char* side) {
     GRAFT_THROW(error, "compare: " + name + " is on the meta device and holds no values; "
                        "pass a tensor with storage");
   }
-  if (!detail::is_real_dtype(t.scalar_type())) {
+  if (!detail::is_real_dtype(t.scalar_type()) && !t.is_complex()) {
     GRAFT_THROW(error, "compare: " + name + " has dtype " + dtype_name(t) +
-                           ", which has no ordered real values; pass a floating, integer or "
-                           "bool tensor");
+                           ", which has no ordered real values; pass a floating, integer, bool "
+                           "or complex tensor");
   }
 }
+
+// A complex tensor as its real and imaginary parts, side by side: the values
+// as they read (a lazy conjugate resolved), one more dimension of 2.
+at::Tensor as_parts(const at::Tensor& t) { return t.is_complex() ? at::view_as_real(t.resolve_conj()) : t; }
 
 const char* outcome_name(diff_metrics::status s) {
   switch (s) {
@@ -61,6 +66,10 @@ std::string diff_metrics::summary() const {
 diff_metrics compare(const at::Tensor& x, const at::Tensor& y) {
   check_comparable(x, "x");
   check_comparable(y, "y");
+  if (x.is_complex() != y.is_complex()) {
+    GRAFT_THROW(error, "compare: x is " + dtype_name(x) + " and y is " + dtype_name(y) +
+                           "; a complex tensor compares with a complex one only (convert the other first)");
+  }
   diff_metrics m;
   if (x.sizes() != y.sizes()) {
     m.outcome = diff_metrics::status::shape_mismatch;
@@ -73,8 +82,8 @@ diff_metrics compare(const at::Tensor& x, const at::Tensor& y) {
     m.detail = "empty";
     return m;
   }
-  const at::Tensor xd = x.detach();
-  const at::Tensor yd = y.detach().to(x.device());
+  const at::Tensor xd = as_parts(x.detach());
+  const at::Tensor yd = as_parts(y.detach().to(x.device()));
   return xd.is_cpu() ? detail::cpu_diff_pass(xd, yd) : detail::aten_diff_pass(xd, yd);
 }
 

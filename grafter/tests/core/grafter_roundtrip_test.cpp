@@ -139,6 +139,22 @@ TEST(grafter_roundtrip, dtype_cast_is_allowed_and_logged) {
   EXPECT_EQ(w.events_of("recv_grafted", role::target).at(0).fields["cast"], "float32 -> bfloat16");
 }
 
+// Complex values graft as they read (a lazy conjugate resolved), measured
+// over their real and imaginary parts.
+TEST(grafter_roundtrip, complex_tensors_graft_and_are_measured) {
+  local_world w;
+  const at::Tensor sent = at::complex(at::tensor({1.0f, 2.0f}), at::tensor({3.0f, -4.0f})).conj();
+  at::Tensor target = at::zeros({2}, at::kComplexFloat);
+  w.run([&](role side, int, grafter& g) { g.maybe_intercept(side == role::baseline ? sent : target, {{"name", "x"}}); });
+  EXPECT_TRUE(at::equal(target, sent.resolve_conj()));
+  EXPECT_EQ(values(at::view_as_real(target)), (std::vector<double>{1, -3, 2, 4}));
+  const auto grafted = w.events_of("recv_grafted", role::target);
+  ASSERT_EQ(grafted.size(), 1u) << (w.sink->events().empty() ? "" : w.sink->events().back().fields.dump());
+  EXPECT_EQ(grafted[0].fields["metrics"]["numel"], 4);
+  EXPECT_EQ(grafted[0].fields["metrics"]["max_abs"], 4.0);
+  EXPECT_EQ(grafted[0].fields["metrics"]["max_abs_index"], 3);
+}
+
 TEST(grafter_roundtrip, extra_tags_take_part_in_filters) {
   local_world w;
   w.config.b2t_filter = "name == 'x' and layer_id < 3";

@@ -296,15 +296,45 @@ TEST(cpu_pass_threads, follows_libtorchs_thread_count) {
 }
 
 TEST(compare, rejects_inputs_without_real_values) {
-  const at::Tensor complex = at::zeros({2}, at::kComplexFloat);
-  EXPECT_THROW(graft::compare(complex, complex), graft::error);
+  const at::Tensor quantized = at::quantize_per_tensor(at::zeros({2}), 0.1, 0, at::kQInt8);
+  EXPECT_THROW(graft::compare(quantized, quantized), graft::error);
   EXPECT_THROW(graft::compare(at::Tensor(), at::zeros({2})), graft::error);
   const at::Tensor meta = at::empty({2}, at::TensorOptions().device(at::kMeta));
   EXPECT_THROW(graft::compare(at::zeros({2}), meta), graft::error);
   try {
-    graft::compare(complex, complex);
+    graft::compare(quantized, quantized);
+    ADD_FAILURE() << "a quantized tensor was compared";
   } catch (const graft::error& e) {
-    EXPECT_NE(std::string(e.what()).find("complex64"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("qint8"), std::string::npos) << e.what();
+  }
+}
+
+at::Tensor c64(std::vector<float> re, std::vector<float> im) { return at::complex(f32(re), f32(im)); }
+
+TEST(compare, complex_tensors_compare_as_their_real_and_imaginary_parts) {
+  const at::Tensor x = c64({1, 2, 3}, {0, -1, 4});
+  const at::Tensor y = c64({1, 2, 3}, {0, 1, 4});
+  const graft::diff_metrics m = graft::compare(x, y);
+  const graft::diff_metrics parts = graft::compare(f32({1, 0, 2, -1, 3, 4}), f32({1, 0, 2, 1, 3, 4}));
+  EXPECT_EQ(m.numel, 6);
+  EXPECT_EQ(m.max_abs, 2.0);
+  EXPECT_EQ(m.max_abs_index, 3) << "the imaginary part of element 1";
+  EXPECT_EQ(m.summary(), parts.summary());
+  EXPECT_EQ(m.sum_xy, parts.sum_xy);
+  EXPECT_EQ(m.sum_dd, parts.sum_dd);
+
+  // A lazy conjugate compares as the values it reads: conj(y) has -1 where x has -1.
+  const graft::diff_metrics conj = graft::compare(x, c64({1, 2, 3}, {0, 1, -4}).conj());
+  EXPECT_EQ(conj.max_abs, 0.0);
+  EXPECT_EQ(conj.sqnr_db(), kInf);
+}
+
+TEST(compare, complex_against_real_is_refused_with_both_dtypes) {
+  try {
+    graft::compare(c64({1}, {0}), f32({1}));
+    ADD_FAILURE() << "complex was compared with float32";
+  } catch (const graft::error& e) {
+    EXPECT_NE(std::string(e.what()).find("x is complex64 and y is float32"), std::string::npos) << e.what();
   }
 }
 
