@@ -13,7 +13,7 @@
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
 
-#include "core/graftable.hpp"
+#include "exchange/graftable.hpp"
 #include "core/recv_guard.hpp"
 
 namespace graft {

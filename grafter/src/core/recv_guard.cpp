@@ -13,7 +13,7 @@
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
 
-#include "core/graftable.hpp"
+#include "exchange/graftable.hpp"
 #include "stats/write_measure.hpp"
 
 namespace graft::detail {

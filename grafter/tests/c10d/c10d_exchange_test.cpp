@@ -294,13 +294,17 @@ TEST(C10dExchange, SequenceMismatchIsDesyncOnEveryRank) {
   expect_every_rank_threw<graft::desync_error>(desyncs, "desync");
 }
 
-TEST(C10dExchange, TensorWithTooManyDimsFailsOnEveryRankWithoutDesync) {
+// A tensor that cannot travel, passed straight to the exchange (the grafter
+// refuses it before), fails every rank at the header, with no desync and no
+// wait for a payload that never comes; the sender names its reason, and the
+// next call goes through.
+void expect_refused_on_every_rank(const at::Tensor& unsendable, const std::string& senders_reason) {
   graft_test::c10d_world world{1, 2};
   std::vector<std::exception_ptr> errors(3);
   graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
-    const graft::contribution nine_dims{at::ones(std::vector<std::int64_t>(9, 1)), nullptr};
+    const graft::contribution mine{unsendable, nullptr};
     try {
-      ex.run(make_call(0, direction::b2t), l.side == role::baseline ? &nine_dims : nullptr);
+      ex.run(make_call(0, direction::b2t), l.side == role::baseline ? &mine : nullptr);
     } catch (const graft::desync_error&) {
       ADD_FAILURE() << "not a desync";
     } catch (...) {
@@ -308,7 +312,21 @@ TEST(C10dExchange, TensorWithTooManyDimsFailsOnEveryRankWithoutDesync) {
     }
     exchange_values(l, ex, 1, direction::b2t);
   }));
-  expect_every_rank_threw<graft::exchange_error>(errors, "9 dimensions");
+  expect_every_rank_threw<graft::exchange_error>(errors, "graft rank 0 (baseline rank 0) cannot send its tensor");
+  expect_every_rank_threw<graft::exchange_error>({errors[0]}, senders_reason);
+  expect_every_rank_threw<graft::exchange_error>({errors[1], errors[2]}, "that rank's error names the reason");
+}
+
+TEST(C10dExchange, TensorWithTooManyDimsFailsOnEveryRankWithoutDesync) {
+  expect_refused_on_every_rank(at::ones(std::vector<std::int64_t>(9, 1)), "it has 9 dimensions");
+}
+
+TEST(C10dExchange, SparseTensorFailsOnEveryRankWithoutDesync) {
+  expect_refused_on_every_rank(at::ones({2, 3}).to_sparse(), "convert it with to_dense()");
+}
+
+TEST(C10dExchange, MetaTensorFailsOnEveryRankWithoutWaitingForIt) {
+  expect_refused_on_every_rank(at::empty({2, 3}, at::TensorOptions().device(at::kMeta)), "on the meta device");
 }
 
 // The grafter asks first, and sends such a tensor as absent.
@@ -319,6 +337,7 @@ TEST(C10dExchange, SaysWhichTensorsItCannotCarry) {
     ASSERT_TRUE(nine.has_value());
     EXPECT_EQ(*nine, "it has 9 dimensions and the c10d exchange carries at most 8; reshape it (merge leading "
                      "dimensions) before the dump call");
+    EXPECT_TRUE(ex.cannot_carry(at::ones({2}).to_sparse()).has_value());
     EXPECT_FALSE(ex.cannot_carry(at::ones(std::vector<std::int64_t>(8, 1))).has_value());
     EXPECT_FALSE(ex.cannot_carry(at::ones({})).has_value());
   }));

@@ -1,6 +1,7 @@
 // The c10d exchange's wire header: what every rank contributes to a call's
 // all-gather, and the verdict every rank draws from all of them.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,11 +64,26 @@ TEST(C10dWireHeader, LongNamesAreTruncated) {
             std::string(graft::detail::kHeaderNameBytes, 'n'));
 }
 
-TEST(C10dWireHeader, TooManyDimsKeepsTheRealCount) {
+TEST(C10dWireHeader, ARefusedTensorTravelsAsItsState) {
   wire_header h = sender_header();
-  h.state = payload_state::too_many_dims;
-  h.shape.assign(11, 0);
-  EXPECT_EQ(graft::detail::decode_header(graft::detail::encode_header(h), 3).shape.size(), 11u);
+  h.state = payload_state::refused;
+  h.shape.clear();
+  EXPECT_EQ(graft::detail::decode_header(graft::detail::encode_header(h), 3).state, payload_state::refused);
+}
+
+TEST(C10dWireHeader, SaysWhichTensorsCannotTravel) {
+  using graft::detail::cannot_travel;
+  EXPECT_FALSE(cannot_travel(at::ones(std::vector<std::int64_t>(8, 1))).has_value());
+  EXPECT_FALSE(cannot_travel(at::ones({})).has_value());
+  const auto nine = cannot_travel(at::ones(std::vector<std::int64_t>(9, 1)));
+  ASSERT_TRUE(nine.has_value());
+  EXPECT_NE(nine->find("it has 9 dimensions"), std::string::npos) << *nine;
+  const auto sparse = cannot_travel(at::ones({2, 2}).to_sparse());
+  ASSERT_TRUE(sparse.has_value());
+  EXPECT_NE(sparse->find("to_dense()"), std::string::npos) << *sparse;
+  const auto meta = cannot_travel(at::empty({2, 2}, at::TensorOptions().device(at::kMeta)));
+  ASSERT_TRUE(meta.has_value());
+  EXPECT_NE(meta->find("meta device"), std::string::npos) << *meta;
 }
 
 TEST(C10dWireHeader, ForeignBytesAreRejected) {
@@ -92,7 +108,7 @@ std::vector<wire_header> world_at(std::uint64_t sequence) {
 
 TEST(C10dWireHeader, AgreeingHeadersPass) {
   const auto all = world_at(5);
-  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[2], layout_2_2()));
+  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[2], layout_2_2(), std::nullopt));
 }
 
 TEST(C10dWireHeader, AnyDisagreementIsDesyncOnEveryRank) {
@@ -101,7 +117,7 @@ TEST(C10dWireHeader, AnyDisagreementIsDesyncOnEveryRank) {
   all[3].name = "y";
   for (int r = 0; r < 4; ++r) {
     try {
-      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2());
+      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2(), std::nullopt);
       ADD_FAILURE() << "rank " << r << " saw no desync";
     } catch (const graft::desync_error& e) {
       EXPECT_NE(std::string(e.what()).find("graft rank 3"), std::string::npos) << e.what();
@@ -109,20 +125,32 @@ TEST(C10dWireHeader, AnyDisagreementIsDesyncOnEveryRank) {
   }
 }
 
+// The refusing rank names its own reason; the others name that rank.
 TEST(C10dWireHeader, ASenderTensorThatCannotTravelFailsEveryRank) {
   auto all = world_at(5);  // b2t: graft ranks 0 and 1 send
-  all[1].state = payload_state::not_strided;
+  all[1].state = payload_state::refused;
+  const std::string reason = "its layout is Sparse, and only strided (dense) tensors can be grafted";
   for (int r = 0; r < 4; ++r) {
+    const wire_header& mine = all[static_cast<std::size_t>(r)];
     try {
-      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2());
+      graft::detail::check_wire_headers(all, mine, layout_2_2(),
+                                        r == 1 ? std::optional<std::string>(reason) : std::nullopt);
       ADD_FAILURE() << "rank " << r << " accepted it";
     } catch (const graft::desync_error& e) {
       ADD_FAILURE() << "not a desync: " << e.what();
     } catch (const graft::exchange_error& e) {
-      EXPECT_NE(std::string(e.what()).find("graft rank 1 (baseline rank 1)"), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find("to_dense()"), std::string::npos) << e.what();
+      const std::string what = e.what();
+      EXPECT_NE(what.find("graft rank 1 (baseline rank 1) cannot send its tensor"), std::string::npos) << what;
+      EXPECT_EQ(what.find(reason) != std::string::npos, r == 1) << what;
+      EXPECT_EQ(what.find("that rank's error names the reason") != std::string::npos, r != 1) << what;
     }
   }
+}
+
+TEST(C10dWireHeader, OnlySendersStatesAreRead) {
+  auto all = world_at(5);  // b2t: graft ranks 2 and 3 receive, and a receiver's state is not read
+  all[3].state = payload_state::refused;
+  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[0], layout_2_2(), std::nullopt));
 }
 
 }  // namespace

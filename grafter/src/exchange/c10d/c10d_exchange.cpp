@@ -37,7 +37,7 @@ class c10d_exchange final : public exchange {
     });
     // Every rank holds the same headers, so every rank stops here together
     // (desync, a tensor that cannot travel) and the group stays in step.
-    detail::check_wire_headers(headers, payload.header, layout_);
+    detail::check_wire_headers(headers, payload.header, layout_, payload.refusal);
     return in_transport([&] {
       detail::call_transport mover = transport(call, "payload");
       if (!sending) return mover.receive(call, headers, buffers_);
@@ -46,11 +46,7 @@ class c10d_exchange final : public exchange {
     });
   }
 
-  std::optional<std::string> cannot_carry(const at::Tensor& t) const override {
-    if (t.dim() <= detail::kMaxHeaderDims) return std::nullopt;
-    return "it has " + std::to_string(t.dim()) + " dimensions and the c10d exchange carries at most " +
-           std::to_string(detail::kMaxHeaderDims) + "; reshape it (merge leading dimensions) before the dump call";
-  }
+  std::optional<std::string> cannot_carry(const at::Tensor& t) const override { return detail::cannot_travel(t); }
 
   nlohmann::json describe() const override {
     return {{"transport", "c10d"},

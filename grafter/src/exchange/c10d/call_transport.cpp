@@ -24,8 +24,6 @@ int tag(std::uint64_t sequence, message kind) {
   return static_cast<int>((sequence % (1u << 28)) * 4) + static_cast<int>(kind);
 }
 
-bool plain_dense(const at::Tensor& t) { return t.layout() == at::kStrided && !t.is_quantized(); }
-
 at::Tensor text_tensor(const std::string& text) {
   at::Tensor t = at::empty({static_cast<std::int64_t>(text.size())}, at::kByte);
   std::memcpy(t.data_ptr(), text.data(), text.size());
@@ -65,11 +63,9 @@ outgoing_payload prepare_outgoing(const exchange_call& call, const contribution*
   if (!sending || outgoing == nullptr) return out;
   if (const at::Tensor& t = outgoing->tensor; t.defined()) {
     h.dtype = t.scalar_type();
-    if (!plain_dense(t)) {
-      h.state = payload_state::not_strided;
-    } else if (t.dim() > kMaxHeaderDims) {
-      h.state = payload_state::too_many_dims;
-      h.shape.assign(static_cast<std::size_t>(t.dim()), 0);
+    out.refusal = cannot_travel(t);
+    if (out.refusal) {
+      h.state = payload_state::refused;
     } else {
       h.state = payload_state::present;
       h.shape = t.sizes().vec();

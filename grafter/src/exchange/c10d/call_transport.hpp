@@ -5,6 +5,7 @@
 // every receiver.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct outgoing_payload {
   wire_header header;
   at::Tensor bytes;   // contiguous, on the route's device; undefined unless present
   at::Tensor extras;  // uint8 JSON text; undefined when omitted
+  std::optional<std::string> refusal;  // why the tensor cannot travel (header state refused)
 };
 
 // This rank's contribution to a call; receivers (outgoing == nullptr or not a

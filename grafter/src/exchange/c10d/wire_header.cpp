@@ -9,6 +9,7 @@
 #include <graft/error.hpp>
 
 #include "exchange/c10d/messages.hpp"
+#include "exchange/graftable.hpp"
 #include "exchange/header_check.hpp"
 
 namespace graft::detail {
@@ -16,7 +17,7 @@ namespace {
 
 // "GRFT" and the layout version: a peer built from another graft version is
 // named as such instead of being read as garbage.
-constexpr std::int64_t kHeaderVersion = 1;
+constexpr std::int64_t kHeaderVersion = 2;
 constexpr std::int64_t kMagicVersion = (std::int64_t{0x47524654} << 16) | kHeaderVersion;
 
 enum slot : std::int64_t {
@@ -80,12 +81,8 @@ at::Tensor encode_header(const wire_header& header) {
   s[kSlotGraftRank] = header.graft_rank;
   s[kSlotState] = static_cast<std::int64_t>(header.state);
   s[kSlotDtype] = static_cast<std::int64_t>(header.dtype);
-  if (header.state == payload_state::too_many_dims) {
-    s[kSlotNdim] = static_cast<std::int64_t>(header.shape.size());
-  } else {
-    s[kSlotNdim] = static_cast<std::int64_t>(std::min<std::size_t>(header.shape.size(), kMaxHeaderDims));
-    std::copy_n(header.shape.begin(), s[kSlotNdim], s + kSlotShape);
-  }
+  s[kSlotNdim] = static_cast<std::int64_t>(std::min<std::size_t>(header.shape.size(), kMaxHeaderDims));
+  std::copy_n(header.shape.begin(), s[kSlotNdim], s + kSlotShape);
   s[kSlotExtrasBytes] = header.extras_bytes;
   s[kSlotRoute] = static_cast<std::int64_t>(header.route);
   std::memcpy(s + kSlotName, header.name.data(), std::min(header.name.size(), kHeaderNameBytes));
@@ -108,7 +105,7 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank) {
   if (s[kSlotDirection] != 0 && s[kSlotDirection] != 1) {
     bad_header(graft_rank, "direction " + std::to_string(s[kSlotDirection]));
   }
-  if (s[kSlotState] < 0 || s[kSlotState] > static_cast<std::int64_t>(payload_state::not_strided)) {
+  if (s[kSlotState] < 0 || s[kSlotState] > static_cast<std::int64_t>(payload_state::refused)) {
     bad_header(graft_rank, "payload state " + std::to_string(s[kSlotState]));
   }
   if (s[kSlotDtype] < 0 || s[kSlotDtype] >= static_cast<std::int64_t>(c10::ScalarType::NumOptions)) {
@@ -128,14 +125,10 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank) {
   h.state = static_cast<payload_state>(s[kSlotState]);
   h.dtype = static_cast<c10::ScalarType>(s[kSlotDtype]);
   const std::int64_t ndim = s[kSlotNdim];
-  if (h.state == payload_state::too_many_dims) {
-    h.shape.assign(static_cast<std::size_t>(std::max<std::int64_t>(ndim, 0)), 0);
-  } else {
-    if (ndim < 0 || ndim > kMaxHeaderDims) bad_header(graft_rank, "ndim " + std::to_string(ndim));
-    h.shape.assign(s + kSlotShape, s + kSlotShape + ndim);
-    if (std::any_of(h.shape.begin(), h.shape.end(), [](std::int64_t d) { return d < 0; })) {
-      bad_header(graft_rank, "negative size in shape");
-    }
+  if (ndim < 0 || ndim > kMaxHeaderDims) bad_header(graft_rank, "ndim " + std::to_string(ndim));
+  h.shape.assign(s + kSlotShape, s + kSlotShape + ndim);
+  if (std::any_of(h.shape.begin(), h.shape.end(), [](std::int64_t d) { return d < 0; })) {
+    bad_header(graft_rank, "negative size in shape");
   }
   h.extras_bytes = s[kSlotExtrasBytes];
   h.route = static_cast<payload_route>(s[kSlotRoute]);
@@ -144,29 +137,32 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank) {
   return h;
 }
 
+std::optional<std::string> cannot_travel(const at::Tensor& t) {
+  if (std::optional<std::string> why = ungraftable_reason(t)) return why;
+  if (t.dim() <= kMaxHeaderDims) return std::nullopt;
+  return "it has " + std::to_string(t.dim()) + " dimensions and the c10d exchange carries at most " +
+         std::to_string(kMaxHeaderDims) + "; reshape it (merge leading dimensions) before the dump call";
+}
+
 void check_wire_headers(const std::vector<wire_header>& headers, const wire_header& mine,
-                        const rank_layout& layout) {
+                        const rank_layout& layout, const std::optional<std::string>& my_refusal) {
   std::vector<call_header> calls;
   for (const wire_header& h : headers) calls.push_back({h.sequence, h.fingerprint, h.direction, h.name});
   check_headers(calls, mine.graft_rank);
+  // This rank's own reason first: only it knows which rule the tensor broke.
+  if (mine.state == payload_state::refused && my_refusal) {
+    GRAFT_THROW(exchange_error, rank_text(layout, mine.graft_rank) + " cannot send its tensor for " +
+                                    call_text(mine) + ": " + *my_refusal + ". Nothing was exchanged");
+  }
   for (const wire_header& h : headers) {
-    if (!is_sender(h.graft_rank < layout.baseline_world_size ? role::baseline : role::target,
-                   mine.direction)) {
-      continue;
-    }
-    if (h.state == payload_state::too_many_dims) {
-      GRAFT_THROW(exchange_error, rank_text(layout, h.graft_rank) + " cannot send its tensor for " +
-                                      call_text(h) + ": it has " + std::to_string(h.shape.size()) +
-                                      " dimensions, the exchange carries at most " +
-                                      std::to_string(kMaxHeaderDims) +
-                                      "; reshape it before the dump call. Nothing was exchanged");
-    }
-    if (h.state == payload_state::not_strided) {
-      GRAFT_THROW(exchange_error, rank_text(layout, h.graft_rank) + " cannot send its tensor for " +
-                                      call_text(h) +
-                                      ": only strided (dense) tensors can travel; convert it "
-                                      "with to_dense() before the dump call. Nothing was exchanged");
-    }
+    const role side = h.graft_rank < layout.baseline_world_size ? role::baseline : role::target;
+    if (h.state != payload_state::refused || !is_sender(side, mine.direction)) continue;
+    GRAFT_THROW(exchange_error, rank_text(layout, h.graft_rank) + " cannot send its tensor for " +
+                                    call_text(h) +
+                                    ": it has no raw bytes the exchange can carry (sparse, quantized, nested, "
+                                    "on the meta device, or more than " + std::to_string(kMaxHeaderDims) +
+                                    " dimensions); that rank's error names the reason and the fix. "
+                                    "Nothing was exchanged");
   }
 }
 

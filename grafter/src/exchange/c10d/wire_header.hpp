@@ -4,6 +4,7 @@
 // receivers to allocate each sender's tensor and extras before the payload.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,7 @@ inline constexpr std::size_t kHeaderNameBytes = 64;  // the name travels, trunca
 enum class payload_state : std::int64_t {
   none = 0,           // a receiver, or a sender whose value is absent
   present = 1,
-  too_many_dims = 2,  // cannot be described by the header
-  not_strided = 3,    // sparse or other layouts have no raw bytes to send
+  refused = 2,  // a sender's tensor that cannot travel (cannot_travel): nothing moves
 };
 
 // The group a sender's tensor bytes travel on.
@@ -35,7 +35,7 @@ struct wire_header {
   int graft_rank = 0;
   payload_state state = payload_state::none;
   c10::ScalarType dtype = c10::ScalarType::Float;
-  std::vector<std::int64_t> shape;  // the tensor's shape, or the real ndim when too_many_dims
+  std::vector<std::int64_t> shape;  // empty unless present
   std::int64_t extras_bytes = 0;    // 0: extras omitted
   payload_route route = payload_route::gloo;
   std::string name;                 // truncated to kHeaderNameBytes
@@ -48,10 +48,16 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank);
 
 std::int64_t header_slots();
 
+// Why t cannot travel in this exchange, as a clause with its fix: it has no
+// raw bytes (ungraftable_reason) or more dimensions than the header
+// describes; nullopt when it can.
+std::optional<std::string> cannot_travel(const at::Tensor& t);
+
 // Checks the gathered headers (index = graft rank); every rank reaches the
 // same verdict. Throws desync_error (the exchanges' shared check) when any rank
-// is at a different call, exchange_error when a sender's tensor cannot travel.
+// is at a different call, exchange_error when a sender's tensor cannot travel:
+// the refusing rank names its reason (my_refusal), the others name that rank.
 void check_wire_headers(const std::vector<wire_header>& headers, const wire_header& mine,
-                   const rank_layout& layout);
+                        const rank_layout& layout, const std::optional<std::string>& my_refusal);
 
 }  // namespace graft::detail

@@ -3,7 +3,9 @@
 // that travel as raw bytes, and a receiver's target must take them in place.
 // The grafter checks both before anything moves or is written, so that an
 // unusable tensor costs one event on its own rank: the sender then takes
-// part as absent, and the exchange and the other ranks go on as usual.
+// part as absent, and the exchange and the other ranks go on as usual. The
+// c10d exchange refuses the same tensors at its header, for callers that hand
+// it one directly.
 
 #include <optional>
 #include <string>

@@ -1,4 +1,4 @@
-#include "core/graftable.hpp"
+#include "exchange/graftable.hpp"
 
 #include <sstream>
 
