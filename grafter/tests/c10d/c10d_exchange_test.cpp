@@ -325,6 +325,11 @@ TEST(C10dExchange, SparseTensorFailsOnEveryRankWithoutDesync) {
   expect_refused_on_every_rank(at::ones({2, 3}).to_sparse(), "convert it with to_dense()");
 }
 
+TEST(C10dExchange, NestedTensorFailsOnEveryRankWithoutWaitingForIt) {
+  expect_refused_on_every_rank(at::_nested_tensor_from_tensor_list({at::ones({1, 3}), at::ones({2, 3})}),
+                               "it is a nested tensor");
+}
+
 TEST(C10dExchange, MetaTensorFailsOnEveryRankWithoutWaitingForIt) {
   expect_refused_on_every_rank(at::empty({2, 3}, at::TensorOptions().device(at::kMeta)), "on the meta device");
 }
