@@ -277,5 +277,15 @@ TEST_F(SnapshotFileDiff, BadInputIsExitTwoNamingTheFile) {
   EXPECT_NE(unversioned.report.find("plain.json: not a graft snapshot"), std::string::npos) << unversioned.report;
 }
 
+TEST_F(SnapshotFileDiff, TwoBadFilesAreBothNamedInArgumentOrder) {
+  const auto both = diff_snapshot_files(dir_ / "first.json", dir_.write("second.json", "{"));
+  EXPECT_EQ(both.exit_code, 2);
+  const std::size_t first = both.report.find("first.json: cannot read the file");
+  const std::size_t second = both.report.find("second.json: invalid JSON");
+  ASSERT_NE(first, std::string::npos) << both.report;
+  ASSERT_NE(second, std::string::npos) << both.report;
+  EXPECT_LT(first, second) << both.report;
+}
+
 }  // namespace
 }  // namespace graft::harness

@@ -35,8 +35,8 @@ std::vector<difference> diff_snapshots(const nlohmann::json& expected, const nlo
 std::string format_differences(const std::vector<difference>& diffs, std::size_t max_lines = 100);
 
 // `graft diff EXPECTED ACTUAL` as a function: exit_code 0 same within
-// tolerance, 1 different (report holds the diff), 2 bad input (report holds the
-// snapshot_error naming the file).
+// tolerance, 1 different (report holds the diff), 2 bad input (report holds a
+// snapshot_error line for each file that cannot be read, in argument order).
 struct file_diff {
   int exit_code = 0;
   std::string report;
