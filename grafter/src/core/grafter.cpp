@@ -13,8 +13,8 @@
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
 
-#include "exchange/graftable.hpp"
 #include "core/recv_guard.hpp"
+#include "exchange/graftable.hpp"
 
 namespace graft {
 

@@ -20,7 +20,7 @@ inline constexpr std::size_t kHeaderNameBytes = 64;  // the name travels, trunca
 
 // What a rank contributes. For receivers only the call's identity matters.
 enum class payload_state : std::int64_t {
-  none = 0,           // a receiver, or a sender whose value is absent
+  none = 0,     // a receiver, or a sender whose value is absent
   present = 1,
   refused = 2,  // a sender's tensor that cannot travel (cannot_travel): nothing moves
 };
