@@ -44,3 +44,28 @@ TEST(Passes, AFailingRankIsAProblemWithItsLog) {
   }
   EXPECT_TRUE(named) << outcome.problems.front();
 }
+
+// Each pass says when it starts and how it ended: a user's program may run for
+// minutes, and without these lines the command is silent until the report.
+TEST(Passes, ProgressNamesEachPassAsItStartsAndEnds) {
+  loc::localize_options options;
+  options.run_name = "progress";
+  options.reports_dir = std::filesystem::temp_directory_path() / ("graft_localize_progress_" + std::to_string(::getpid()));
+  options.baseline = loc::shell_command("exit 0", 1);
+  options.target = loc::shell_command("exit 0", 2);  // writes no events: one problem per rank
+  options.calibration_target = options.target;
+  options.timeout = std::chrono::seconds(30);
+  std::vector<std::string> lines;
+  options.progress = [&](const std::string& line) { lines.push_back(line); };
+  const loc::localize_report report = loc::run_localize(options);
+  std::filesystem::remove_all(options.reports_dir);
+  ASSERT_EQ(lines.size(), 8u);
+  const std::vector<std::string> labels{"calibration-accumulated", "calibration-local", "accumulated", "local"};
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const std::string step = "[" + std::to_string(i + 1) + "/4] " + labels[i];
+    EXPECT_EQ(lines[2 * i].rfind(step + ": 1 baseline rank + 2 target ranks, up to 30 s; logs in ", 0), 0u)
+        << lines[2 * i];
+    EXPECT_EQ(lines[2 * i + 1].rfind(step + " ... 0 points measured, 2 problems (", 0), 0u) << lines[2 * i + 1];
+  }
+  EXPECT_FALSE(report.problems.empty());
+}

@@ -1,6 +1,7 @@
 #include "cli/command_state.hpp"
 
 #include <cstdio>
+#include <iostream>
 
 #include <graft/error.hpp>
 #include <graft/harness/localize/model_bugs.hpp>
@@ -117,6 +118,8 @@ localize_options to_localize_options(const command_state& s) {
                                   "); it names the folder REPORTS/localize/NAME");
   }
   o.reports_dir = s.reports;
+  // On stderr, so that --json leaves stdout to the report.
+  o.progress = [](const std::string& line) { std::cerr << "graft localize: " << line << "\n" << std::flush; };
   o.timeout = std::chrono::seconds(s.timeout_s);
   o.graft_name = s.graft_name;
   if (s.timeout_s <= 0) GRAFT_THROW(config_error, "--timeout " + std::to_string(s.timeout_s) + ": must be positive");

@@ -1,5 +1,8 @@
 #include <graft/harness/localize/localize.hpp>
 
+#include <chrono>
+#include <cstdio>
+
 namespace graft::harness::localize {
 
 namespace {
@@ -14,17 +17,47 @@ std::string quoted(const std::string& text) {
   return out + "'";
 }
 
-pass_measurements run_one(const localize_options& options, const std::string& label, const side_command& target,
-                          std::map<std::string, std::string> filters) {
-  pass_spec spec;
-  spec.label = label;
-  spec.baseline = options.baseline;
-  spec.target = target;
-  spec.filters = std::move(filters);
-  spec.directory = options.run_directory() / "passes" / label;
-  spec.timeout = options.timeout;
-  return measure(run_pass(spec));
+std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
+
+// Runs the passes in turn, each announced through options.progress as
+// "[i/n] label ..." when it starts and when it ends.
+class pass_sequence {
+ public:
+  pass_sequence(const localize_options& options, std::size_t total) : options_(options), total_(total) {}
+
+  pass_measurements run(const std::string& label, const side_command& target, std::map<std::string, std::string> filters) {
+    pass_spec spec;
+    spec.label = label;
+    spec.baseline = options_.baseline;
+    spec.target = target;
+    spec.filters = std::move(filters);
+    spec.directory = options_.run_directory() / "passes" / label;
+    spec.timeout = options_.timeout;
+    const std::string step = "[" + std::to_string(++done_) + "/" + std::to_string(total_) + "] " + label;
+    tell(step + ": " + count_of(static_cast<std::size_t>(spec.baseline.world_size), "baseline rank") + " + " +
+         count_of(static_cast<std::size_t>(spec.target.world_size), "target rank") + ", up to " +
+         std::to_string(spec.timeout.count()) + " s; logs in " + spec.directory.string());
+    const auto start = std::chrono::steady_clock::now();
+    pass_measurements measured = measure(run_pass(spec));
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%.1f s",
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::string result = count_of(measured.points.size(), "point") + " measured";
+    if (!measured.problems.empty()) result += ", " + count_of(measured.problems.size(), "problem");
+    tell(step + " ... " + result + " (" + seconds + ")");
+    return measured;
+  }
+
+ private:
+  void tell(const std::string& line) const {
+    if (options_.progress) options_.progress(line);
+  }
+  const localize_options& options_;
+  std::size_t total_;
+  std::size_t done_ = 0;
+};
 
 nlohmann::json command_json(const side_command& c) { return {{"argv", c.argv}, {"world_size", c.world_size}}; }
 
@@ -38,14 +71,14 @@ std::map<std::string, std::string> local_filters(const std::string& graft_name) 
 
 localize_report run_localize(const localize_options& options) {
   std::optional<pass_measurements> calibration_accumulated, calibration_local;
+  pass_sequence passes(options, options.calibration_target ? 4 : 2);
   if (options.calibration_target) {
     calibration_accumulated =
-        run_one(options, "calibration-accumulated", *options.calibration_target, accumulated_filters());
-    calibration_local =
-        run_one(options, "calibration-local", *options.calibration_target, local_filters(options.graft_name));
+        passes.run("calibration-accumulated", *options.calibration_target, accumulated_filters());
+    calibration_local = passes.run("calibration-local", *options.calibration_target, local_filters(options.graft_name));
   }
-  const pass_measurements accumulated = run_one(options, "accumulated", options.target, accumulated_filters());
-  const pass_measurements local = run_one(options, "local", options.target, local_filters(options.graft_name));
+  const pass_measurements accumulated = passes.run("accumulated", options.target, accumulated_filters());
+  const pass_measurements local = passes.run("local", options.target, local_filters(options.graft_name));
 
   localize_report report =
       analyse(accumulated, local, calibration_accumulated ? &*calibration_accumulated : nullptr,

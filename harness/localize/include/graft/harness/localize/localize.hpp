@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -36,6 +37,9 @@ struct localize_options {
   std::string graft_name = "layer_input";
   std::chrono::seconds timeout{120};
   nlohmann::json settings = nlohmann::json::object();  // recorded in the report as given
+  // Told one line as each pass starts and one as it ends (a pass of a user's
+  // program may take minutes); unset: silent.
+  std::function<void(const std::string&)> progress;
 
   std::filesystem::path run_directory() const { return reports_dir / "localize" / run_name; }
 };
