@@ -45,16 +45,23 @@ TEST(Passes, AFailingRankIsAProblemWithItsLog) {
   EXPECT_TRUE(named) << outcome.problems.front();
 }
 
-// Each pass says when it starts and how it ended: a user's program may run for
-// minutes, and without these lines the command is silent until the report.
-TEST(Passes, ProgressNamesEachPassAsItStartsAndEnds) {
+loc::localize_options shell_options(const std::string& target_command, int target_world_size) {
   loc::localize_options options;
   options.run_name = "progress";
   options.reports_dir = std::filesystem::temp_directory_path() / ("graft_localize_progress_" + std::to_string(::getpid()));
   options.baseline = loc::shell_command("exit 0", 1);
-  options.target = loc::shell_command("exit 0", 2);  // writes no events: one problem per rank
-  options.calibration_target = options.target;
+  options.target = loc::shell_command(target_command, target_world_size);
   options.timeout = std::chrono::seconds(30);
+  return options;
+}
+
+bool starts_with(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+// Each pass says when it starts and how it ended: a user's program may run for
+// minutes, and without these lines the command is silent until the report.
+TEST(Passes, ProgressNamesEachPassAsItStartsAndEnds) {
+  loc::localize_options options = shell_options(": > {events}", 2);  // events, but no point
+  options.calibration_target = options.target;
   std::vector<std::string> lines;
   options.progress = [&](const std::string& line) { lines.push_back(line); };
   const loc::localize_report report = loc::run_localize(options);
@@ -63,9 +70,27 @@ TEST(Passes, ProgressNamesEachPassAsItStartsAndEnds) {
   const std::vector<std::string> labels{"calibration-accumulated", "calibration-local", "accumulated", "local"};
   for (std::size_t i = 0; i < labels.size(); ++i) {
     const std::string step = "[" + std::to_string(i + 1) + "/4] " + labels[i];
-    EXPECT_EQ(lines[2 * i].rfind(step + ": 1 baseline rank + 2 target ranks, up to 30 s; logs in ", 0), 0u)
+    EXPECT_TRUE(starts_with(lines[2 * i], step + ": 1 baseline rank + 2 target ranks, up to 30 s; logs in "))
         << lines[2 * i];
-    EXPECT_EQ(lines[2 * i + 1].rfind(step + " ... 0 points measured, 2 problems (", 0), 0u) << lines[2 * i + 1];
+    EXPECT_TRUE(starts_with(lines[2 * i + 1], step + " ... 0 points measured (")) << lines[2 * i + 1];
   }
-  EXPECT_FALSE(report.problems.empty());
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_TRUE(starts_with(report.problems[0], "no point was measured")) << report.problems[0];
+}
+
+// A pass whose processes fail stops the run: the next would fail alike, after
+// up to the whole timeout.
+TEST(Passes, AFailedPassStopsTheRun) {
+  loc::localize_options options = shell_options("exit 3", 1);
+  std::vector<std::string> lines;
+  options.progress = [&](const std::string& line) { lines.push_back(line); };
+  const loc::localize_report report = loc::run_localize(options);
+  std::filesystem::remove_all(options.reports_dir);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_TRUE(starts_with(lines[1], "[1/2] accumulated ... 0 points measured, 2 problems (")) << lines[1];
+  EXPECT_EQ(lines[2], "[2/2] local: not run, since the accumulated pass failed");
+  ASSERT_EQ(report.problems.size(), 3u);
+  EXPECT_NE(report.problems[0].find("accumulated: target rank 0 ended with exit 3"), std::string::npos)
+      << report.problems[0];
+  EXPECT_EQ(report.problems[2], "local: not run, since the accumulated pass failed; fix that first");
 }

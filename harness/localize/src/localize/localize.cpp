@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 namespace graft::harness::localize {
 
@@ -22,12 +23,20 @@ std::string count_of(std::size_t n, const std::string& noun) {
 }
 
 // Runs the passes in turn, each announced through options.progress as
-// "[i/n] label ..." when it starts and when it ends.
+// "[i/n] label ..." when it starts and when it ends. Once a pass's processes
+// fail (an exit, a timeout, no events), the later passes are not run: they
+// would fail alike, each after up to the whole timeout, and the run's result
+// is a failed run either way.
 class pass_sequence {
  public:
   pass_sequence(const localize_options& options, std::size_t total) : options_(options), total_(total) {}
 
   pass_measurements run(const std::string& label, const side_command& target, std::map<std::string, std::string> filters) {
+    const std::string step = "[" + std::to_string(++done_) + "/" + std::to_string(total_) + "] " + label;
+    if (failed_) {
+      tell(step + ": not run, since the " + *failed_ + " pass failed");
+      return {label, {}, {label + ": not run, since the " + *failed_ + " pass failed; fix that first"}};
+    }
     pass_spec spec;
     spec.label = label;
     spec.baseline = options_.baseline;
@@ -35,12 +44,13 @@ class pass_sequence {
     spec.filters = std::move(filters);
     spec.directory = options_.run_directory() / "passes" / label;
     spec.timeout = options_.timeout;
-    const std::string step = "[" + std::to_string(++done_) + "/" + std::to_string(total_) + "] " + label;
     tell(step + ": " + count_of(static_cast<std::size_t>(spec.baseline.world_size), "baseline rank") + " + " +
          count_of(static_cast<std::size_t>(spec.target.world_size), "target rank") + ", up to " +
          std::to_string(spec.timeout.count()) + " s; logs in " + spec.directory.string());
     const auto start = std::chrono::steady_clock::now();
-    pass_measurements measured = measure(run_pass(spec));
+    const pass_outcome outcome = run_pass(spec);
+    if (!outcome.ok()) failed_ = label;
+    pass_measurements measured = measure(outcome);
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%.1f s",
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
@@ -50,6 +60,9 @@ class pass_sequence {
     return measured;
   }
 
+  // Whether a pass's processes failed (and the passes after it were not run).
+  bool failed() const { return failed_.has_value(); }
+
  private:
   void tell(const std::string& line) const {
     if (options_.progress) options_.progress(line);
@@ -57,6 +70,7 @@ class pass_sequence {
   const localize_options& options_;
   std::size_t total_;
   std::size_t done_ = 0;
+  std::optional<std::string> failed_;  // the label of the pass that failed
 };
 
 nlohmann::json command_json(const side_command& c) { return {{"argv", c.argv}, {"world_size", c.world_size}}; }
@@ -84,10 +98,11 @@ localize_report run_localize(const localize_options& options) {
       analyse(accumulated, local, calibration_accumulated ? &*calibration_accumulated : nullptr,
               calibration_local ? &*calibration_local : nullptr, options.tolerance);
   report.run_name = options.run_name;
-  if (report.points.empty()) {
+  // After a failed pass, its problems already say why points are missing.
+  if (!passes.failed() && report.points.empty()) {
     report.problems.push_back("no point was measured: does the target call the grafter, and does it pass "
                               "{events} to its program?");
-  } else if (accumulated.points.empty()) {
+  } else if (!passes.failed() && accumulated.points.empty()) {
     report.problems.push_back("the accumulated pass measured no point: is the target's grafter built with "
                               "compare_filter support (DUMPER_GRAFTER_COMPARE_FILTER)?");
   }
