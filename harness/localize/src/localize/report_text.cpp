@@ -71,7 +71,7 @@ std::string format_summary(const localize_report& report) {
                         : " (" + std::to_string(-later) + " points before the culprit)");
     }
     out << "\n";
-  } else {
+  } else if (report.problems.empty()) {
     out << "accumulated error alone would flag nothing\n";
   }
   if (report.calibrated) out << "thresholds calibrated from a noise-floor run\n";
