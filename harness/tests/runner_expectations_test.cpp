@@ -101,5 +101,24 @@ TEST(CheckExpectations, MissingOrFailedWorkersAreReported) {
             std::vector<std::string>{"target rank 0: the worker failed: grafter config: bad filter"});
 }
 
+// A grafter that did not start explains every step after it: without
+// expect_setup the rejection itself is a failure, named first.
+TEST(CheckExpectations, AnUndeclaredSetupEventFailsFirstWithItsMessage) {
+  const scenario s = one_step_scenario({{"outcome", "grafted"}});
+  nlohmann::json target = result(nlohmann::json::array(), tensor({0, 0}), tensor({0, 0}));
+  target["setup"]["events"] = {{{"kind", "config_error"}, {"message", "b2t_filter: unexpected end of expression"}}};
+  const auto failures = check_expectations(s, results_with_target(target));
+  ASSERT_EQ(failures.size(), 2u);
+  EXPECT_EQ(failures[0],
+            "setup target rank 0: unexpected config_error; fix the scenario's grafter settings, or declare it with "
+            "expect_setup: b2t_filter: unexpected end of expression");
+  EXPECT_NE(failures[1].find("steps[0] 'x' target rank 0: expected outcome grafted, got none"), std::string::npos)
+      << failures[1];
+
+  target["steps"][0]["events"] = {{{"kind", "recv_grafted"}}};
+  target["setup"]["events"] = nlohmann::json::array();
+  EXPECT_TRUE(check_expectations(s, results_with_target(target)).empty());
+}
+
 }  // namespace
 }  // namespace graft::harness

@@ -153,8 +153,15 @@ std::vector<std::string> check_expectations(const scenario& s, const worker_resu
         failures.push_back(who + ": the worker failed: " + result["error"].get<std::string>());
         continue;
       }
+      const nlohmann::json& setup_events = result["setup"].value("events", nlohmann::json::array());
       if (const auto& setup = s.expect_setup(side)) {
-        check_events(*setup, result["setup"].value("events", nlohmann::json::array()), "setup " + who, failures);
+        check_events(*setup, setup_events, "setup " + who, failures);
+      } else if (const std::string outcome = outcome_of(setup_events); outcome != "none") {
+        // Said first: a grafter that did not start explains every step below.
+        const nlohmann::json* last = last_event(setup_events);
+        failures.push_back("setup " + who + ": unexpected " + outcome +
+                           "; fix the scenario's grafter settings, or declare it with expect_setup: " +
+                           last->value("message", ""));
       }
       const nlohmann::json& steps = result.value("steps", nlohmann::json::array());
       for (std::size_t i = 0; i < s.steps.size(); ++i) {
