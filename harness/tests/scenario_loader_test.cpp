@@ -244,6 +244,20 @@ TEST(ScenarioLoader, FilesMustBeJsonAndNamedAfterTheScenario) {
   EXPECT_EQ(load_scenario(dir.write("good.json", good_document().dump())).name, "good");
 }
 
+// Nested deep enough to overflow the stack of anything that walks it.
+TEST(ScenarioLoader, ADocumentNestedTooDeepIsAFixtureError) {
+  testing::temp_dir dir;
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  try {
+    load_scenario(dir.write("deep.json", "{\"extras\": " + deep + "}"));
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("deep.json: not a scenario: it nests deeper than 64 levels"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ResolveTransformSpec, ShortNamesPointIntoThePluginFolder) {
   EXPECT_EQ(resolve_transform_spec("double:double_it", "/p"), "/p/libgraft_double_transform.so:double_it");
   EXPECT_EQ(resolve_transform_spec("builtin:reshard", "/p"), "builtin:reshard");

@@ -277,6 +277,17 @@ TEST_F(SnapshotFileDiff, BadInputIsExitTwoNamingTheFile) {
   EXPECT_NE(unversioned.report.find("plain.json: not a graft snapshot"), std::string::npos) << unversioned.report;
 }
 
+// graft diff walks both documents recursively: one nested thousands of levels
+// deep is bad input, not a crash.
+TEST_F(SnapshotFileDiff, ASnapshotNestedTooDeepIsBadInput) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string document = "{\"schema_version\": 1, \"events\": [], \"x\": " + deep + "}";
+  const auto result = diff_snapshot_files(golden_, dir_.write("deep.json", document));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.report.find("deep.json: not a graft snapshot: it nests deeper than 64 levels"), std::string::npos)
+      << result.report;
+}
+
 TEST_F(SnapshotFileDiff, TwoBadFilesAreBothNamedInArgumentOrder) {
   const auto both = diff_snapshot_files(dir_ / "first.json", dir_.write("second.json", "{"));
   EXPECT_EQ(both.exit_code, 2);

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <graft/error.hpp>
+#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_store.hpp>
 #include <graft/harness/tolerance.hpp>
@@ -262,9 +263,12 @@ scenario load_scenario(const std::filesystem::path& path) {
   text << in.rdbuf();
   nlohmann::json document;
   try {
-    document = nlohmann::json::parse(text.str());
+    document = parse_bounded_json(text.str());
   } catch (const nlohmann::json::parse_error& e) {
     GRAFT_THROW(fixture_error, path.string() + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+  } catch (const json_too_deep& e) {
+    GRAFT_THROW(fixture_error, path.string() + ": not a scenario: " + std::string(e.what()) +
+                                   " (format: fixtures/README.md)");
   }
   scenario s = parse_scenario(document, path.string());
   if (s.name != path.stem().string()) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <graft/error.hpp>
+#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/tolerance.hpp>
 
@@ -57,8 +58,13 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) {
+    nlohmann::json parsed;
+    try {
+      parsed = parse_bounded_json(line);
+    } catch (const std::exception&) {
+      parsed = nlohmann::json();  // reported below with the line number
+    }
+    if (!parsed.is_object()) {
       GRAFT_THROW(snapshot_error, path.string() + ":" + std::to_string(number) +
                                       ": not a JSON object; every line of an events file must be one event");
     }
@@ -76,10 +82,13 @@ nlohmann::json load_snapshot(const std::filesystem::path& path) {
   const std::string text = read_text(path);
   nlohmann::json parsed;
   try {
-    parsed = nlohmann::json::parse(text);
+    parsed = parse_bounded_json(text);
   } catch (const nlohmann::json::parse_error& e) {
     GRAFT_THROW(snapshot_error, path.string() + ": invalid JSON at byte " + std::to_string(e.byte) +
                                     "; fix the file or regenerate it with graft run");
+  } catch (const json_too_deep& e) {
+    GRAFT_THROW(snapshot_error, path.string() + ": not a graft snapshot: " + e.what() +
+                                    "; pass a file written by graft run");
   }
   if (!parsed.is_object() || !parsed.contains("schema_version")) {
     GRAFT_THROW(snapshot_error, path.string() +

@@ -10,8 +10,10 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include <graft/error.hpp>
+#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/json_checker.hpp>
 
 #include "cli/command_state.hpp"
@@ -124,9 +126,16 @@ std::vector<std::string> check_expectations(const nlohmann::json& expect, const 
 int run_scenario(const command_state& command_line) {
   const std::string file = command_line.scenario;
   std::ifstream in(file);
-  const nlohmann::json scenario = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (scenario.is_discarded()) {
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json scenario;
+  try {
+    scenario = parse_bounded_json(text.str());
+  } catch (const nlohmann::json::parse_error&) {
     GRAFT_THROW(fixture_error, file + ": not JSON (format: " + std::string(kScenarioFormatDoc) + ")");
+  } catch (const json_too_deep& e) {
+    GRAFT_THROW(fixture_error, file + ": not a localize scenario: " + std::string(e.what()) + " (format: " +
+                                   std::string(kScenarioFormatDoc) + ")");
   }
   check_scenario_format(scenario, file);
 

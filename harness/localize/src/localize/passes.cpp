@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include <graft/error.hpp>
+#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/process.hpp>
 
 namespace graft::harness::localize {
@@ -129,8 +130,13 @@ pass_outcome run_pass(const pass_spec& spec) {
     std::string line;
     while (std::getline(in, line)) {
       if (line.empty()) continue;
-      nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-      if (e.is_discarded() || !e.is_object()) {
+      nlohmann::json e;
+      try {
+        e = parse_bounded_json(line);
+      } catch (const std::exception&) {
+        e = nlohmann::json();  // reported just below
+      }
+      if (!e.is_object()) {
         outcome.problems.push_back(spec.label + ": unreadable event line in " + launch.events.string() + ": " + line);
         continue;
       }
