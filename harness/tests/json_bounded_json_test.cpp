@@ -16,15 +16,32 @@ std::string nested_arrays(int depth) {
 TEST(BoundedJson, ParsesAsNlohmannDoes) {
   EXPECT_EQ(parse_bounded_json(R"({"a": [1, {"b": null}], "c": "x"})"),
             nlohmann::json::parse(R"({"a": [1, {"b": null}], "c": "x"})"));
-  EXPECT_THROW(parse_bounded_json("{\"a\": "), nlohmann::json::parse_error);
+}
+
+std::string refusal_of(const std::string& text) {
+  try {
+    parse_bounded_json(text);
+  } catch (const unreadable_json& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(BoundedJson, EveryFailureIsUnreadableJsonSayingWhy) {
+  EXPECT_EQ(refusal_of("{\"a\": ").rfind("invalid JSON at byte 7: [json.exception.parse_error.101]", 0), 0u)
+      << refusal_of("{\"a\": ");
+  EXPECT_EQ(refusal_of("{\"a\": 1e400}").rfind("invalid JSON: [json.exception.out_of_range.406] number overflow", 0),
+            0u)
+      << refusal_of("{\"a\": 1e400}");
 }
 
 TEST(BoundedJson, RefusesDocumentsNestedDeeperThanTheBound) {
   // The outermost value is at depth 0, so kMaxJsonDepth + 1 brackets still fit.
   EXPECT_NO_THROW(parse_bounded_json(nested_arrays(kMaxJsonDepth + 1)));
-  EXPECT_THROW(parse_bounded_json(nested_arrays(kMaxJsonDepth + 2)), json_too_deep);
+  EXPECT_EQ(refusal_of(nested_arrays(kMaxJsonDepth + 2)),
+            "it nests deeper than 64 levels, which no file graft writes or reads does");
   // Deep enough that walking it recursively would overflow the stack.
-  EXPECT_THROW(parse_bounded_json("{\"x\": " + nested_arrays(200000) + "}"), json_too_deep);
+  EXPECT_THROW(parse_bounded_json("{\"x\": " + nested_arrays(200000) + "}"), unreadable_json);
 }
 
 }  // namespace

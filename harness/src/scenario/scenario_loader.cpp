@@ -264,11 +264,8 @@ scenario load_scenario(const std::filesystem::path& path) {
   nlohmann::json document;
   try {
     document = parse_bounded_json(text.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    GRAFT_THROW(fixture_error, path.string() + ": invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-  } catch (const json_too_deep& e) {
-    GRAFT_THROW(fixture_error, path.string() + ": not a scenario: " + std::string(e.what()) +
-                                   " (format: fixtures/README.md)");
+  } catch (const unreadable_json& e) {
+    GRAFT_THROW(fixture_error, path.string() + ": " + e.what() + " (format: fixtures/README.md)");
   }
   scenario s = parse_scenario(document, path.string());
   if (s.name != path.stem().string()) {

@@ -61,7 +61,7 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
     nlohmann::json parsed;
     try {
       parsed = parse_bounded_json(line);
-    } catch (const std::exception&) {
+    } catch (const unreadable_json&) {
       parsed = nlohmann::json();  // reported below with the line number
     }
     if (!parsed.is_object()) {
@@ -83,12 +83,8 @@ nlohmann::json load_snapshot(const std::filesystem::path& path) {
   nlohmann::json parsed;
   try {
     parsed = parse_bounded_json(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    GRAFT_THROW(snapshot_error, path.string() + ": invalid JSON at byte " + std::to_string(e.byte) +
-                                    "; fix the file or regenerate it with graft run");
-  } catch (const json_too_deep& e) {
-    GRAFT_THROW(snapshot_error, path.string() + ": not a graft snapshot: " + e.what() +
-                                    "; pass a file written by graft run");
+  } catch (const unreadable_json& e) {
+    GRAFT_THROW(snapshot_error, path.string() + ": " + e.what() + "; fix the file or regenerate it with graft run");
   }
   if (!parsed.is_object() || !parsed.contains("schema_version")) {
     GRAFT_THROW(snapshot_error, path.string() +

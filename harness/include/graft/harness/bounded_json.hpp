@@ -14,14 +14,16 @@ namespace graft::harness {
 
 inline constexpr int kMaxJsonDepth = 64;
 
-// Thrown by parse_bounded_json for a document nested deeper than kMaxJsonDepth.
-class json_too_deep : public std::runtime_error {
+// Why a text is not a JSON document graft reads, as a clause for the caller
+// to prefix with the file: "invalid JSON at byte 12: ...", "invalid JSON:
+// number overflow ...", or "it nests deeper than 64 levels ...".
+class unreadable_json : public std::runtime_error {
  public:
-  json_too_deep();
+  using std::runtime_error::runtime_error;
 };
 
-// nlohmann::json::parse(text), which throws nlohmann::json::parse_error for
-// text that is not JSON, and json_too_deep for a document nested too deep.
+// nlohmann::json::parse(text), bounded to kMaxJsonDepth levels; throws
+// unreadable_json for anything it cannot return.
 nlohmann::json parse_bounded_json(const std::string& text);
 
 }  // namespace graft::harness

@@ -131,11 +131,8 @@ int run_scenario(const command_state& command_line) {
   nlohmann::json scenario;
   try {
     scenario = parse_bounded_json(text.str());
-  } catch (const nlohmann::json::parse_error&) {
-    GRAFT_THROW(fixture_error, file + ": not JSON (format: " + std::string(kScenarioFormatDoc) + ")");
-  } catch (const json_too_deep& e) {
-    GRAFT_THROW(fixture_error, file + ": not a localize scenario: " + std::string(e.what()) + " (format: " +
-                                   std::string(kScenarioFormatDoc) + ")");
+  } catch (const unreadable_json& e) {
+    GRAFT_THROW(fixture_error, file + ": " + e.what() + " (format: " + std::string(kScenarioFormatDoc) + ")");
   }
   check_scenario_format(scenario, file);
 

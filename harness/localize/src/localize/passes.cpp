@@ -133,7 +133,7 @@ pass_outcome run_pass(const pass_spec& spec) {
       nlohmann::json e;
       try {
         e = parse_bounded_json(line);
-      } catch (const std::exception&) {
+      } catch (const unreadable_json&) {
         e = nlohmann::json();  // reported just below
       }
       if (!e.is_object()) {
