@@ -256,18 +256,20 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
   return s;
 }
 
-scenario load_scenario(const std::filesystem::path& path) {
+nlohmann::json read_fixture_json(const std::filesystem::path& path, const std::string& format_doc) {
   std::ifstream in(path);
   if (!in) GRAFT_THROW(fixture_error, path.string() + ": cannot read the scenario (does the file exist?)");
   std::ostringstream text;
   text << in.rdbuf();
-  nlohmann::json document;
   try {
-    document = parse_bounded_json(text.str());
+    return parse_bounded_json(text.str());
   } catch (const unreadable_json& e) {
-    GRAFT_THROW(fixture_error, path.string() + ": " + e.what() + " (format: fixtures/README.md)");
+    GRAFT_THROW(fixture_error, path.string() + ": " + e.what() + " (format: " + format_doc + ")");
   }
-  scenario s = parse_scenario(document, path.string());
+}
+
+scenario load_scenario(const std::filesystem::path& path) {
+  scenario s = parse_scenario(read_fixture_json(path, "fixtures/README.md"), path.string());
   if (s.name != path.stem().string()) {
     json_checker check;
     check.add("name", "\"" + s.name + "\" differs from the file name; name the file " + s.name +

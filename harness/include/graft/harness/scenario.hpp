@@ -114,6 +114,10 @@ struct scenario {
 // fixture_error listing every problem as "PATH: what is wrong".
 scenario parse_scenario(const nlohmann::json& document, const std::string& source);
 
+// The JSON document of a fixture file; fixture_error naming the file when it
+// cannot be read or parsed (parse_bounded_json), pointing to format_doc.
+nlohmann::json read_fixture_json(const std::filesystem::path& path, const std::string& format_doc);
+
 // Reads, parses and validates a file; also checks that the scenario's name is
 // the file's stem (the snapshot and the CTest test are named after it).
 scenario load_scenario(const std::filesystem::path& path);

@@ -8,13 +8,11 @@
 //               "accumulated_first": {"layer_id": 3},                  // optional; null: flags nothing
 //               "accumulated_later": true}}                            // optional: strictly after the culprit
 #include <algorithm>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <graft/error.hpp>
-#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/json_checker.hpp>
+#include <graft/harness/scenario.hpp>
 
 #include "cli/command_state.hpp"
 
@@ -125,15 +123,7 @@ std::vector<std::string> check_expectations(const nlohmann::json& expect, const 
 
 int run_scenario(const command_state& command_line) {
   const std::string file = command_line.scenario;
-  std::ifstream in(file);
-  std::ostringstream text;
-  text << in.rdbuf();
-  nlohmann::json scenario;
-  try {
-    scenario = parse_bounded_json(text.str());
-  } catch (const unreadable_json& e) {
-    GRAFT_THROW(fixture_error, file + ": " + e.what() + " (format: " + std::string(kScenarioFormatDoc) + ")");
-  }
+  const nlohmann::json scenario = read_fixture_json(file, kScenarioFormatDoc);
   check_scenario_format(scenario, file);
 
   command_state state;
