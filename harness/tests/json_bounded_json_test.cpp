@@ -44,5 +44,12 @@ TEST(BoundedJson, RefusesDocumentsNestedDeeperThanTheBound) {
   EXPECT_THROW(parse_bounded_json("{\"x\": " + nested_arrays(200000) + "}"), unreadable_json);
 }
 
+TEST(BoundedJson, AnEventLineIsOneObjectOrNothing) {
+  EXPECT_EQ(parse_event_line(R"({"kind": "send"})"), nlohmann::json({{"kind", "send"}}));
+  EXPECT_FALSE(parse_event_line("[1, 2]").has_value());
+  EXPECT_FALSE(parse_event_line("{\"kind\": ").has_value());
+  EXPECT_FALSE(parse_event_line("{\"x\": " + nested_arrays(100000) + "}").has_value());
+}
+
 }  // namespace
 }  // namespace graft::harness

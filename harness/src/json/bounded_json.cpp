@@ -29,4 +29,13 @@ nlohmann::json parse_bounded_json(const std::string& text) {
   }
 }
 
+std::optional<nlohmann::json> parse_event_line(const std::string& line) {
+  try {
+    nlohmann::json parsed = parse_bounded_json(line);
+    if (parsed.is_object()) return parsed;
+  } catch (const unreadable_json&) {
+  }
+  return std::nullopt;
+}
+
 }  // namespace graft::harness

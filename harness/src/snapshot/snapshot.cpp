@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <system_error>
 #include <thread>
@@ -58,17 +59,12 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json parsed;
-    try {
-      parsed = parse_bounded_json(line);
-    } catch (const unreadable_json&) {
-      parsed = nlohmann::json();  // reported below with the line number
-    }
-    if (!parsed.is_object()) {
+    std::optional<nlohmann::json> parsed = parse_event_line(line);
+    if (!parsed) {
       GRAFT_THROW(snapshot_error, path.string() + ":" + std::to_string(number) +
                                       ": not a JSON object; every line of an events file must be one event");
     }
-    out.push_back(std::move(parsed));
+    out.push_back(std::move(*parsed));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 // on a document nested thousands of levels deep, so such a document is refused
 // while it is parsed, before any of that runs.
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -25,5 +26,10 @@ class unreadable_json : public std::runtime_error {
 // nlohmann::json::parse(text), bounded to kMaxJsonDepth levels; throws
 // unreadable_json for anything it cannot return.
 nlohmann::json parse_bounded_json(const std::string& text);
+
+// One line of an events file as its JSON object; nullopt when the line is not
+// one (unreadable, or another kind of value), for the caller to report with
+// the file and line.
+std::optional<nlohmann::json> parse_event_line(const std::string& line);
 
 }  // namespace graft::harness

@@ -1,6 +1,7 @@
 #include <graft/harness/localize/passes.hpp>
 
 #include <fstream>
+#include <optional>
 
 #include <graft/error.hpp>
 #include <graft/harness/bounded_json.hpp>
@@ -130,18 +131,13 @@ pass_outcome run_pass(const pass_spec& spec) {
     std::string line;
     while (std::getline(in, line)) {
       if (line.empty()) continue;
-      nlohmann::json e;
-      try {
-        e = parse_bounded_json(line);
-      } catch (const unreadable_json&) {
-        e = nlohmann::json();  // reported just below
-      }
-      if (!e.is_object()) {
+      std::optional<nlohmann::json> e = parse_event_line(line);
+      if (!e) {
         outcome.problems.push_back(spec.label + ": unreadable event line in " + launch.events.string() + ": " + line);
         continue;
       }
-      e["rank"] = launch.rank;
-      outcome.target_events.push_back(std::move(e));
+      (*e)["rank"] = launch.rank;
+      outcome.target_events.push_back(std::move(*e));
     }
   }
   return outcome;
