@@ -267,6 +267,34 @@ TEST(GraftCli, TwoScenariosOfOneNameAreBadInput) {
   EXPECT_NE(r.output.find("two scenarios are named 'double_1x1'"), std::string::npos) << r.output;
 }
 
+// A worker, plugins folder or reports folder that would fail every scenario
+// alike is named, with its fix, before any scenario starts.
+TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnyScenario) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  dir.write("not_a_program", "#!/bin/sh\n");
+  const struct {
+    std::string flag;
+    std::filesystem::path path;
+    std::string complaint;
+  } cases[] = {
+      {"--worker", dir / "missing_worker", "no such file"},
+      {"--worker", dir / "not_a_program", "cannot be executed (Permission denied)"},
+      {"--worker", dir / "fixtures", "not a file"},
+      {"--plugins", dir / "missing_plugins", "not a folder"},
+      {"--reports", dir / "not_a_program/reports", "cannot create this folder (Not a directory)"},
+  };
+  for (const auto& c : cases) {
+    // CLI11 takes an option once; the case's --reports replaces the copy's.
+    const std::string options = c.flag == "--reports" ? " --fixtures " + quoted(dir / "fixtures") : where;
+    const auto r = graft(dir, "run double_1x1" + options + " " + c.flag + " " + quoted(c.path), "CI=true");
+    EXPECT_EQ(r.exit_code, 2) << c.flag << "\n" << r.output;
+    EXPECT_NE(r.output.find("graft run: " + c.flag + " " + quoted(c.path) + ": " + c.complaint), std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("[1/1]"), std::string::npos) << "no scenario starts\n" << r.output;
+  }
+}
+
 TEST(GraftCli, RunKillsStragglersAtTheScenarioTimeout) {
   temp_dir dir;
   // The target never starts and the grafter would wait 20 s; the scenario allows 1 s.

@@ -26,6 +26,11 @@ struct paths {
 // Throws fixture_error naming a target that is none of these.
 std::vector<std::filesystem::path> resolve_targets(const paths& p, const std::vector<std::string>& targets, bool* full);
 
+// What would fail every scenario of a run alike, before any starts: a worker
+// that cannot be started, a plugins path that is no folder, a reports folder
+// that cannot be written. One line each, naming the option and the fix.
+std::vector<std::string> run_environment_problems(const paths& p);
+
 int run_command(const paths& p, const std::vector<std::string>& targets, int jobs);
 int diff_command(const std::string& expected, const std::string& actual);
 int update_command(const paths& p, const std::vector<std::string>& names);

@@ -61,6 +61,10 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
       return 2;
     }
   }
+  if (const auto problems = run_environment_problems(p); !problems.empty()) {
+    for (const auto& problem : problems) std::cerr << "graft run: " << problem << "\n";
+    return 2;
+  }
   runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), jobs};
   std::cout << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "
             << options.jobs << " at a time" << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
