@@ -1,5 +1,6 @@
 // Scenario expectations against hand-made reports.
 #include <algorithm>
+#include <filesystem>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -163,4 +164,30 @@ TEST(ScenarioOptions, ARunNameMustStayInItsFolder) {
   }
   s.name = "my_run-2";
   EXPECT_EQ(loc::detail::to_localize_options(s).run_name, "my_run-2");
+}
+
+// A model that cannot start or a reports folder that cannot be made would
+// fail every pass alike: named with its option before any process starts.
+TEST(ScenarioOptions, AnUnstartableModelOrUnwritableReportsFolderIsBadInputAtOnce) {
+  const auto message_of = [](const loc::detail::command_state& s) {
+    try {
+      loc::detail::to_localize_options(s);
+    } catch (const graft::config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no config_error");
+  };
+  const std::filesystem::path missing = std::filesystem::temp_directory_path() / "graft_no_such_model";
+  loc::detail::command_state s;
+  s.model = missing.string();
+  EXPECT_NE(message_of(s).find("--model '" + missing.string() + "': no such file; build it"), std::string::npos)
+      << message_of(s);
+  s.baseline_cmd = s.target_cmd = "prog";  // a user's programs never start the model
+  EXPECT_EQ(message_of(s), "no config_error");
+
+  loc::detail::command_state under_a_file;
+  under_a_file.reports = "/dev/null/reports";
+  EXPECT_NE(message_of(under_a_file).find("--reports '/dev/null/reports': cannot create this folder"),
+            std::string::npos)
+      << message_of(under_a_file);
 }

@@ -1,9 +1,6 @@
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-#include <optional>
 #include <system_error>
+
+#include <graft/harness/path_checks.hpp>
 
 #include "cli/commands.hpp"
 
@@ -11,47 +8,26 @@ namespace graft::harness::cli {
 
 namespace {
 
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
-
-// The worker is started with posix_spawn, which takes the path as given
-// (relative to the working directory) and never searches PATH.
-std::optional<std::string> worker_problem(const std::filesystem::path& worker) {
-  const std::string fix = "; build it (cmake --build build puts graft_worker beside graft) or pass --worker PATH";
-  std::error_code ec;
-  const auto status = std::filesystem::status(worker, ec);
-  if (!std::filesystem::exists(status)) return "--worker " + quoted(worker) + ": no such file" + fix;
-  if (!std::filesystem::is_regular_file(status)) return "--worker " + quoted(worker) + ": not a file" + fix;
-  if (::access(worker.c_str(), X_OK) != 0) {
-    return "--worker " + quoted(worker) + ": cannot be executed (" + std::strerror(errno) + ")" + fix;
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> plugins_problem(const std::filesystem::path& plugins) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(plugins, ec)) return std::nullopt;
-  return "--plugins " + quoted(plugins) +
-         ": not a folder; build the sample transform plugins (cmake --build build puts them in "
-         "BUILD/fixtures/transforms) or pass --plugins DIR";
-}
-
-std::optional<std::string> reports_problem(const std::filesystem::path& reports) {
-  const std::string fix = "; pass --reports DIR, a folder you can write";
-  std::error_code ec;
-  std::filesystem::create_directories(reports, ec);
-  if (ec) return "--reports " + quoted(reports) + ": cannot create this folder (" + ec.message() + ")" + fix;
-  if (::access(reports.c_str(), W_OK | X_OK) != 0) {
-    return "--reports " + quoted(reports) + ": cannot write in this folder (" + std::strerror(errno) + ")" + fix;
-  }
-  return std::nullopt;
+std::string named(const char* option, const std::filesystem::path& path, const std::string& reason) {
+  return std::string(option) + " '" + path.string() + "': " + reason;
 }
 
 }  // namespace
 
 std::vector<std::string> run_environment_problems(const paths& p) {
   std::vector<std::string> problems;
-  for (auto problem : {worker_problem(p.worker), plugins_problem(p.plugins), reports_problem(p.reports)}) {
-    if (problem) problems.push_back(std::move(*problem));
+  if (const auto reason = unstartable_program_reason(p.worker)) {
+    problems.push_back(named("--worker", p.worker, *reason) +
+                       "; build it (cmake --build build puts graft_worker beside graft) or pass --worker PATH");
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_directory(p.plugins, ec)) {
+    problems.push_back(named("--plugins", p.plugins, "not a folder") +
+                       "; build the sample transform plugins (cmake --build build puts them in "
+                       "BUILD/fixtures/transforms) or pass --plugins DIR");
+  }
+  if (const auto reason = unwritable_folder_reason(p.reports)) {
+    problems.push_back(named("--reports", p.reports, *reason) + "; pass --reports DIR, a folder you can write");
   }
   return problems;
 }

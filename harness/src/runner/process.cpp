@@ -52,8 +52,7 @@ child_process::child_process(const std::vector<std::string>& argv, const std::ve
   const int rc = posix_spawn(&pid_, argv.at(0).c_str(), &setup.actions, nullptr, args.data(), variables.data());
   if (rc != 0) {
     pid_ = -1;
-    GRAFT_THROW(error, argv.at(0) + ": cannot start: " + std::strerror(rc) +
-                           " (is the worker built? pass --worker PATH)");
+    GRAFT_THROW(error, argv.at(0) + ": cannot start: " + std::strerror(rc));
   }
 }
 

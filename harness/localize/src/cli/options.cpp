@@ -6,6 +6,7 @@
 #include <graft/error.hpp>
 #include <graft/harness/localize/model_bugs.hpp>
 #include <graft/harness/localize/model_settings.hpp>
+#include <graft/harness/path_checks.hpp>
 #include <graft/harness/snapshot_store.hpp>
 
 namespace graft::harness::localize::detail {
@@ -144,6 +145,11 @@ localize_options to_localize_options(const command_state& s) {
             {s.vocab, s.hidden, s.heads, s.layers, s.seq_len, s.bug != "none", s.bug_layer, s.bug_eps})) {
       GRAFT_THROW(config_error, *problem);
     }
+    if (const auto reason = unstartable_program_reason(s.model)) {
+      GRAFT_THROW(config_error, "--model '" + s.model + "': " + *reason +
+                                    "; build it (cmake --build build puts graft_model in BUILD/harness/localize) "
+                                    "or pass --model PATH");
+    }
     const std::string target_dtype = s.target_dtype.empty() ? s.dtype : s.target_dtype;
     o.baseline = {model_args(s, s.dtype, "none", "standard"), 1};
     o.target = {model_args(s, target_dtype, s.bug, s.target_kernels), 1};
@@ -165,6 +171,10 @@ localize_options to_localize_options(const command_state& s) {
   for (const auto& text : s.tolerance) {
     const auto [pattern, value] = tolerance_policy::parse_assignment(text, "--tolerance");
     o.tolerance.add_override(pattern, value);
+  }
+  // Last, since it creates the folder: only options that are otherwise valid touch the disk.
+  if (const auto reason = unwritable_folder_reason(s.reports)) {
+    GRAFT_THROW(config_error, "--reports '" + s.reports + "': " + *reason + "; pass --reports DIR, a folder you can write");
   }
   return o;
 }
