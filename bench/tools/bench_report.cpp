@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ const char* const kHelp =
 int usage(const std::string& problem) {
   std::cerr << "graft_bench_report: " << problem << "\n" << kUsage;
   return kBadInput;
+}
+
+// Each line of message (one per bad file) on stderr, prefixed with the tool's name.
+void print_error(const std::string& message) {
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);) std::cerr << "graft_bench_report: " << line << "\n";
 }
 
 bool wants_help(const std::vector<std::string>& args) {
@@ -112,15 +119,22 @@ int compare(std::vector<std::string> args) {
   return graft_bench::compare_runs(files[0], files[1], options, std::cout);
 }
 
+// Every file is checked, so that one run names all of its bad files.
 int validate(const std::vector<std::string>& files) {
   if (files.empty()) return usage("validate needs at least one JSON file");
+  int status = 0;
   for (const std::string& f : files) {
-    const auto results = graft_bench::read_file(f).results;
-    std::size_t skipped = 0;
-    for (const auto& r : results) skipped += r.error.empty() ? 0 : 1;
-    std::cout << f << ": " << results.size() << " benchmark(s), " << skipped << " skipped\n";
+    try {
+      const auto results = graft_bench::read_file(f).results;
+      std::size_t skipped = 0;
+      for (const auto& r : results) skipped += r.error.empty() ? 0 : 1;
+      std::cout << f << ": " << results.size() << " benchmark(s), " << skipped << " skipped\n";
+    } catch (const graft_bench::bad_input& e) {
+      print_error(e.what());
+      status = kBadInput;
+    }
   }
-  return 0;
+  return status;
 }
 
 }  // namespace
@@ -137,11 +151,8 @@ int main(int argc, char** argv) {
     if (command == "report") return report(args);
     if (command == "compare") return compare(args);
     if (command == "validate") return validate(args);
-  } catch (const graft_bench::bad_input& e) {
-    std::cerr << "graft_bench_report: " << e.what() << "\n";
-    return kBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "graft_bench_report: " << e.what() << "\n";
+    print_error(e.what());
     return kBadInput;
   }
   return usage("unknown subcommand '" + command + "'");

@@ -62,10 +62,9 @@ void note_condition_changes(const run_context& base, const run_context& fresh, s
 
 int compare_runs(const std::string& base_path, const std::string& new_path, const compare_options& options,
                  std::ostream& out) {
-  const bench_file base_file = read_file(base_path);
-  const bench_file new_file = read_file(new_path);
-  const auto base = measures(merge_results({base_file}));
-  const auto fresh = measures(merge_results({new_file}));
+  const std::vector<bench_file> runs = read_files({base_path, new_path});
+  const auto base = measures(merge_results({runs[0]}));
+  const auto fresh = measures(merge_results({runs[1]}));
   int regressions = 0, noisy = 0, compared = 0, lost = 0;
   out << "| benchmark | measure | base | new | change | noise | verdict |\n"
       << "| --- | --- | --- | --- | --- | --- | --- |\n";
@@ -109,7 +108,7 @@ int compare_runs(const std::string& base_path, const std::string& new_path, cons
       << regressions << " regression(s), " << noisy << " too noisy to tell, " << lost
       << " lost (in base, not comparable in new).\n";
   if (compared == 0) out << "No benchmark is in both runs with the same measure.\n";
-  note_condition_changes(base_file.context, new_file.context, out);
+  note_condition_changes(runs[0].context, runs[1].context, out);
   return regressions > 0 || lost > 0 ? 1 : 0;
 }
 

@@ -226,7 +226,15 @@ bench_file read_file(const std::string& path) {
 
 std::vector<bench_file> read_files(const std::vector<std::string>& paths) {
   std::vector<bench_file> files;
-  for (const std::string& path : paths) files.push_back(read_file(path));
+  std::string problems;
+  for (const std::string& path : paths) {
+    try {
+      files.push_back(read_file(path));
+    } catch (const bad_input& e) {
+      problems += (problems.empty() ? "" : "\n") + std::string(e.what());
+    }
+  }
+  if (!problems.empty()) throw bad_input(problems);
   return files;
 }
 

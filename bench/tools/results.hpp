@@ -50,7 +50,8 @@ struct bench_file {
 // Google Benchmark's bare NaN and Infinity are read as null.
 bench_file read_file(const std::string& path);
 
-// Reads every file, in order.
+// Reads every file, in order. When any cannot be read, throws one bad_input
+// naming every such file, one line each, in that order.
 std::vector<bench_file> read_files(const std::vector<std::string>& paths);
 
 // The files' results keyed by run name. A name in two files is bad input:
