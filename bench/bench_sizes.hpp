@@ -3,8 +3,10 @@
 // report reads. Sizes are the target's bytes: 4 KiB, 16 KiB, ... up to
 // GRAFT_BENCH_MAX_MIB (default 64; 256 for the full sweep).
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -16,22 +18,31 @@ namespace graft_bench {
 
 inline constexpr std::int64_t kMinBytes = std::int64_t{4} << 10;
 inline constexpr std::int64_t kDefaultMaxMib = 64;
+// 64 GiB per tensor: beyond any device's memory for a target and its source.
+inline constexpr std::int64_t kLargestMaxMib = 65536;
 
-// GRAFT_BENCH_MAX_MIB, else 64: the largest size in MiB.
+// GRAFT_BENCH_MAX_MIB, else 64: the largest size in MiB. A value that is not
+// a whole number in 1..kLargestMaxMib throws std::invalid_argument naming it,
+// rather than quietly running another sweep than the one asked for.
 inline std::int64_t max_bytes() {
-  std::int64_t mib = kDefaultMaxMib;
-  if (const char* text = std::getenv("GRAFT_BENCH_MAX_MIB")) {
-    char* end = nullptr;
-    const long long parsed = std::strtoll(text, &end, 10);
-    if (end != text && *end == '\0' && parsed > 0) mib = parsed;
+  const char* text = std::getenv("GRAFT_BENCH_MAX_MIB");
+  if (text == nullptr || *text == '\0') return kDefaultMaxMib << 20;
+  char* end = nullptr;
+  errno = 0;
+  const long long mib = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || mib < 1 || mib > kLargestMaxMib) {
+    throw std::invalid_argument("GRAFT_BENCH_MAX_MIB='" + std::string(text) + "': not a whole number of MiB from 1 to " +
+                                std::to_string(kLargestMaxMib) + "; set e.g. 256 for the full sweep, or unset it for " +
+                                std::to_string(kDefaultMaxMib));
   }
-  return mib << 20;
+  return static_cast<std::int64_t>(mib) << 20;
 }
 
 // 4 KiB, then powers of 4 up to max_bytes().
 inline std::vector<std::int64_t> sizes() {
+  const std::int64_t largest = max_bytes();
   std::vector<std::int64_t> out;
-  for (std::int64_t b = kMinBytes; b <= max_bytes(); b *= 4) out.push_back(b);
+  for (std::int64_t b = kMinBytes; b <= largest; b *= 4) out.push_back(b);
   return out;
 }
 
