@@ -29,8 +29,11 @@ out="${GRAFT_BENCH_OUT:-reports/bench}"
 min_time="${GRAFT_BENCH_MIN_TIME:-0.1}"
 repetitions="${GRAFT_BENCH_REPETITIONS:-5}"
 filter="${GRAFT_BENCH_FILTER:-.}"
-interleave=true
-[ "${GRAFT_BENCH_INTERLEAVE:-1}" != 0 ] || interleave=false
+case "${GRAFT_BENCH_INTERLEAVE:-1}" in
+  1) interleave=true ;;
+  0) interleave=false ;;
+  *) echo "ci/bench.sh: GRAFT_BENCH_INTERLEAVE='$GRAFT_BENCH_INTERLEAVE': use 1 (interleave) or 0 (in turn)" >&2; exit 2 ;;
+esac
 export GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-64}"
 
 if [ "${GRAFT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
@@ -41,10 +44,16 @@ if [ "${GRAFT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
   cmake --build "$build" --target graft_benches -j "${GRAFT_JOBS:-2}"
 fi
 
-benches="${GRAFT_BENCH_ONLY:-}"
-if [ -z "$benches" ]; then
-  for exe in "$build"/bench/*_bench; do benches+=" $(basename "$exe")"; done
-fi
+built=""
+for exe in "$build"/bench/*_bench; do [ -x "$exe" ] && built+=" $(basename "$exe")"; done
+benches="${GRAFT_BENCH_ONLY:-$built}"
+for name in $benches; do
+  if [ ! -x "$build/bench/$name" ]; then
+    echo "ci/bench.sh: GRAFT_BENCH_ONLY names '$name', which is not a bench built in $build/bench;" \
+         "the built ones are:${built:- none (build them: unset GRAFT_BENCH_SKIP_BUILD)}" >&2
+    exit 2
+  fi
+done
 
 mkdir -p "$out"
 jsons=()
