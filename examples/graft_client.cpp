@@ -14,10 +14,13 @@
 // values are arange(numel) * (call + 1) + 1000 * rank; the target's are zeros,
 // so a grafted tensor is recognisable at a glance. Each call's extras carry
 // {"call", "rank", "scale": 0.5} for transforms that want them.
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include <graft/error.hpp>
+#include <graft/exception_message.hpp>
 #include <graft/grafter.hpp>
 
 namespace {
@@ -45,6 +49,19 @@ int usage(const char* program, const std::string& problem) {
   return problem.empty() ? 0 : 2;
 }
 
+// Every tensor is printed in full, so sizes stay small enough to read.
+constexpr std::int64_t kMaxNumel = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxLayers = 10000;
+
+// A whole number in [1, max], or nullopt for anything else ("abc", "4x", "-1").
+std::optional<std::int64_t> positive_count(const char* text, std::int64_t max) {
+  char* end = nullptr;
+  errno = 0;
+  const long long value = std::strtoll(text, &end, 10);
+  if (end == text || *end != '\0' || errno == ERANGE || value < 1 || value > max) return std::nullopt;
+  return value;
+}
+
 std::vector<double> values_of(const at::Tensor& t) {
   const at::Tensor c = t.to(at::kDouble).contiguous();
   return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
@@ -60,15 +77,21 @@ int main(int argc, char** argv) {
     if (arg == "--help" || arg == "-h") return usage(argv[0], "");
     if (arg == "--events" && has_value) {
       opt.events_path = argv[++i];
-    } else if (arg == "--numel" && has_value) {
-      opt.numel = std::atoll(argv[++i]);
-    } else if (arg == "--layers" && has_value) {
-      opt.layers = std::atoi(argv[++i]);
+    } else if ((arg == "--numel" || arg == "--layers") && has_value) {
+      const std::int64_t max = arg == "--numel" ? kMaxNumel : kMaxLayers;
+      const auto count = positive_count(argv[++i], max);
+      if (!count) {
+        return usage(argv[0], arg + " '" + argv[i] + "': expected a whole number from 1 to " + std::to_string(max));
+      }
+      if (arg == "--numel") {
+        opt.numel = *count;
+      } else {
+        opt.layers = static_cast<int>(*count);
+      }
     } else {
       return usage(argv[0], "unknown or incomplete argument '" + arg + "'");
     }
   }
-  if (opt.numel <= 0 || opt.layers <= 0) return usage(argv[0], "--numel and --layers must be positive");
 
   try {
     const graft::graft_config config = graft::graft_config::from_env();
@@ -97,5 +120,9 @@ int main(int argc, char** argv) {
   } catch (const graft::error& e) {
     std::cerr << "graft_client: " << e.what() << "\n";
     return 2;
+  } catch (const std::exception& e) {
+    // The host's own work failed (an allocation, say), not the grafter.
+    std::cerr << "graft_client: " << graft::exception_message(e) << "\n";
+    return 1;
   }
 }
