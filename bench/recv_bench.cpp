@@ -19,6 +19,8 @@
 //   recv_double_fused_measured  ... and measure=full
 //   metrics_floor_read          one plain read of both tensors (a sum of each)
 //   metrics_pass                compare(): every diff metric in one pass
+//   recv_identity_compare       the recv path of a compare-only name: metrics and both
+//                               sides' statistics in one pass, nothing written
 // Each name is <variant>/<dtype>/<target bytes>; the report divides a
 // variant's time by its floor's at the same dtype and size.
 
@@ -111,6 +113,9 @@ void register_all() {
       });
       register_case("metrics_pass", d, bytes, 2,
                     [](recv_setup& s) { benchmark::DoNotOptimize(graft::compare(s.target, s.source)); });
+      register_case("recv_identity_compare", d, bytes, 2, [identity = graft::identity_by_rank()](recv_setup& s) {
+        benchmark::DoNotOptimize(s.graft(identity, true, false));
+      });
     }
   }
 }

@@ -31,15 +31,16 @@ struct recv_setup {
     target = at::randn({n}, at::device(device)).to(d.type);
   }
 
-  // Runs the guarded recv path with `chosen`, measuring or not (measure=off).
-  // Throws when the graft was skipped: a bench would time the wrong thing.
-  graft::detail::recv_outcome graft(const graft::transform& chosen, bool measure) {
+  // Runs the guarded recv path with `chosen`, measuring or not (measure=off),
+  // writing or not (a compare-only name). Throws when the graft was skipped:
+  // a bench would time the wrong thing.
+  graft::detail::recv_outcome graft(const graft::transform& chosen, bool measure, bool write = true) {
     graft::received incoming;
     incoming.sender_ranks = {0};
     incoming.tensors = {source};
     incoming.extras = {nullptr};
     graft::detail::recv_outcome outcome = graft::detail::graft_received(
-        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem, measure});
+        {call_tags, graft::direction::b2t, layout, target, std::move(incoming), &chosen, no_problem, measure, write});
     if (!outcome.grafted) {
       throw std::runtime_error("the bench graft was skipped: " + outcome.fields().dump());
     }

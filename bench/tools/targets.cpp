@@ -66,6 +66,8 @@ const std::vector<case_spec>& case_specs() {
        "recv_double_fused_without_avx512bf16", "recv_floor_copy", target_kind::none, 0, 0},
       {"5", "metrics pass vs a plain read of both", "metrics_pass", "metrics_floor_read",
        target_kind::max_ratio, 1.5, kMiB},
+      {"5", "compare-only recv (metrics + both sides' statistics, nothing written) vs a plain read of both",
+       "recv_identity_compare", "metrics_floor_read", target_kind::none, 0, 0},
       {"6", "c10d exchange (header + payload) vs raw Gloo send/recv", "BM_c10d_exchange", "BM_raw_gloo_send_recv",
        target_kind::none, 0, 0},
       {"6", "maybe_intercept over c10d, measure=off, 1+1 / 2+2, vs raw Gloo, same bytes", "c10d_graft_off",

@@ -9,7 +9,7 @@
 //   recv_grafted    the target tensor was overwritten
 //   recv_skipped    a receiver skipped (error_kind + message); target unchanged
 //   compare         a compare-only call: a graft's metrics and infos, measured
-//                   on a scratch copy; the target is never written
+//                   by the graft's path without its write; the target is only read
 //   compare_skipped a compare-only call that could not be measured (error_kind)
 //   non_tensor      a matched name carried no tensor on this rank
 //   filter_conflict the tags matched both filters; the call is skipped

@@ -255,17 +255,17 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
     s.emit("send", std::move(fields));
     return;
   }
-  // Compare-only: the same guarded path runs on a scratch copy, so the metrics
-  // and infos are exactly a graft's while the host's tensor is never touched.
-  const at::Tensor receiving = measure_only ? value->clone() : *value;
+  // Compare-only: the same guarded path without its write, so the metrics and
+  // infos are exactly a graft's while the host's tensor is only read.
   detail::recv_request request{t,
                                dir,
                                s.layout,
-                               receiving,
+                               *value,
                                std::move(incoming),
                                s.chosen_transform ? &*s.chosen_transform : nullptr,
                                s.transform_problem,
-                               measures};
+                               measures,
+                               !measure_only};
   const detail::recv_outcome outcome = detail::graft_received(std::move(request));
   std::string kind = outcome.kind();
   if (measure_only) kind = outcome.grafted ? "compare" : "compare_skipped";

@@ -86,17 +86,23 @@ at::Tensor conform(const at::Tensor& candidate, const at::Tensor& target) {
   return out;
 }
 
-// Whether the one-pass write (write_measure.hpp) may write source into
-// target with exactly copy_'s outcome: both dense CPU tensors of the
-// instantiated dtypes and the same shape, no partial overlap, and a target
-// that copy_ would write without a word (no autograd, no inference tensor).
-bool writes_in_one_pass(const at::Tensor& source, const at::Tensor& target) {
+// Whether the one-pass loops (write_measure.hpp) take source and target:
+// strided CPU tensors of the instantiated dtypes and the same, non-zero
+// numel, the target contiguous (the source is made so).
+bool one_pass_operands(const at::Tensor& source, const at::Tensor& target) {
   const auto plain = [](const at::Tensor& t) {
     return t.defined() && t.is_cpu() && t.layout() == at::kStrided && !t.is_neg() &&
            !t.is_conj() && detail::has_write_measure_loop(t.scalar_type());
   };
-  if (!plain(source) || !plain(target) || !target.is_contiguous()) return false;
-  if (source.sizes() != target.sizes() || target.numel() == 0) return false;
+  return plain(source) && plain(target) && target.is_contiguous() && source.sizes() == target.sizes() &&
+         target.numel() != 0;
+}
+
+// Whether the one-pass write may write source into target with exactly
+// copy_'s outcome: one-pass operands, no partial overlap, and a target that
+// copy_ would write without a word (no autograd, no inference tensor).
+bool writes_in_one_pass(const at::Tensor& source, const at::Tensor& target) {
+  if (!one_pass_operands(source, target)) return false;
   if (target.requires_grad() || target.is_inference()) return false;
   const at::MemOverlapStatus overlap = at::get_overlap_status(source, target);
   return overlap == at::MemOverlapStatus::No || overlap == at::MemOverlapStatus::Full;
@@ -135,6 +141,15 @@ void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor&
   target.unsafeGetTensorImpl()->bump_version();
   outcome.before = detail::describe_with(target, target.strides().vec(), result.before);
   outcome.candidate = detail::describe_with(source, candidate_stride, result.candidate);
+  outcome.metrics = result.metrics;
+}
+
+// Measures writing candidate into target in one pass that writes nothing
+// (cpu_measure_graft): the compare-only counterpart of write_in_one_pass.
+void measure_in_one_pass(const at::Tensor& candidate, const at::Tensor& target, recv_outcome& outcome) {
+  const detail::measured_write result = detail::cpu_measure_graft(candidate.contiguous(), target);
+  outcome.before = detail::describe_with(target, target.strides().vec(), result.before);
+  outcome.candidate = detail::describe_with(candidate, candidate.strides().vec(), result.candidate);
   outcome.metrics = result.metrics;
 }
 
@@ -195,7 +210,8 @@ recv_outcome graft_received(recv_request request) {
                                       std::move(request.incoming.sender_ranks)};
 
     // Fused: no candidate tensor at all, one pass from the sender's tensor.
-    if (const std::optional<fused_plan> plan = usable_plan(chosen, input)) {
+    // (Compare-only runs the transform itself: the plan promises its values.)
+    if (const std::optional<fused_plan> plan = request.write ? usable_plan(chosen, input) : std::nullopt) {
       const at::Tensor& source = input.received_list[plan->source];
       validate_candidate(source, target, chosen.name, outcome);
       const std::vector<std::int64_t> stride =
@@ -207,7 +223,13 @@ recv_outcome graft_received(recv_request request) {
 
     const at::Tensor candidate = run_transform(chosen, input);
     validate_candidate(candidate, target, chosen.name, outcome);
-    if (writes_in_one_pass(candidate, target)) {
+    if (!request.write && request.measure && one_pass_operands(candidate, target) &&
+        candidate.scalar_type() == target.scalar_type()) {
+      measure_in_one_pass(candidate, target, outcome);
+      outcome.grafted = true;
+      return outcome;
+    }
+    if (request.write && writes_in_one_pass(candidate, target)) {
       write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, outcome);
       outcome.grafted = true;
       return outcome;
@@ -223,11 +245,13 @@ recv_outcome graft_received(recv_request request) {
       outcome.before = describe_layout(target);
       outcome.candidate = describe_layout(candidate);
     }
-    check_writable(target);
-    try {
-      target.copy_(conformed);
-    } catch (const std::exception& e) {
-      throw skip("copy_failed", "copying the candidate into the target failed: " + exception_message(e));
+    if (request.write) {
+      check_writable(target);
+      try {
+        target.copy_(conformed);
+      } catch (const std::exception& e) {
+        throw skip("copy_failed", "copying the candidate into the target failed: " + exception_message(e));
+      }
     }
     outcome.grafted = true;
     return outcome;

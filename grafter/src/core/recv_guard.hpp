@@ -1,7 +1,8 @@
 #pragma once
 // The receive side of one graft, as one guarded step: transform, validate,
-// convert, measure (unless measure=off), copy. Any failure leaves the target bit for bit unchanged
-// and comes back as a recv_skipped outcome with its error kind.
+// convert, measure (unless measure=off), copy (unless compare-only). Any
+// failure leaves the target bit for bit unchanged and comes back as a
+// recv_skipped outcome with its error kind.
 
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct recv_request {
   // false (measure=off): the event describes layouts only and carries no
   // metrics; the target is written exactly as with measuring.
   bool measure = true;
+  // false (a compare-only name): everything a graft does but the write; the
+  // event is the graft's, bit for bit, and the target is only read.
+  bool write = true;
 };
 
 // What one graft did, as values: the graft itself builds no JSON, so its cost

@@ -51,6 +51,12 @@ measured_write cpu_write_measured(const at::Tensor& source, double scale, const 
 // cpu_write_measured's writes, value for value, without measuring anything.
 void cpu_write(const at::Tensor& source, double scale, const at::Tensor& target);
 
+// cpu_write_measured's measurements of writing candidate (scale 1) into
+// target, bit for bit, without writing: the target is only read. What a
+// compare-only name needs, without a scratch copy of the target. Requires
+// cpu_write_measured's operands, of one dtype.
+measured_write cpu_measure_graft(const at::Tensor& candidate, const at::Tensor& target);
+
 // The tensor_info of t's layout (shape, stride, dtype, device) with statistics s.
 tensor_info describe_with(const at::Tensor& t, const std::vector<std::int64_t>& stride,
                           const value_stats& s);

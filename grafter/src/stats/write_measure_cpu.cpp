@@ -25,6 +25,11 @@
 namespace graft::detail {
 namespace {
 
+// What a pass over source and target does: write the candidates, write and
+// measure them, or only measure what writing them would do (the target is
+// then only read).
+enum class pass_mode { write, write_measured, measure };
+
 struct write_partial {
   diff_partial diff;
   stats_partial before, candidate;
@@ -227,13 +232,13 @@ GRAFT_HOT write_partial write_values(const Src* source, Dst* target, at::opmath_
 }
 
 // The steps and elements in [i, end), fewer than kMaxBlock, measured and
-// written one step at a time; the folded totals.
-template <typename Src, typename Dst, bool kScaled>
+// (kWrite) written one step at a time; the folded totals.
+template <typename Src, typename Dst, bool kScaled, bool kWrite>
 GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* target, at::opmath_type<Src> scale,
                                    std::int64_t i, std::int64_t end) {
   for (; i + kLanes <= end; i += kLanes) {
     const lanes_f64 old_lanes = load_lanes(target + i);
-    lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, target + i, scale), i, false);
+    lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, kWrite ? target + i : nullptr, scale), i, false);
   }
   for (int l = 0; i < end; ++i, ++l) {
     const Src value = candidate_of<Src, kScaled>(source[i], scale);
@@ -242,14 +247,14 @@ GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* ta
     lanes.diff.add_one(l, old_value, static_cast<double>(new_value), i);
     lanes.before.add_one(l, old_value);
     lanes.candidate.add_one(l, static_cast<double>(value));
-    target[i] = new_value;
+    if constexpr (kWrite) target[i] = new_value;
   }
   return {lanes.diff.fold(), lanes.before.fold(), lanes.candidate.fold()};
 }
 
-// Any values: each block is measured and written in one go, tested for
-// finiteness once and then added fast or carefully (write_lanes::add).
-template <typename Src, typename Dst, bool kScaled>
+// Any values: each block is measured and (kWrite) written in one go, tested
+// for finiteness once and then added fast or carefully (write_lanes::add).
+template <typename Src, typename Dst, bool kScaled, bool kWrite>
 GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                       std::int64_t begin, std::int64_t end) {
   write_lanes lanes;
@@ -266,14 +271,14 @@ GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath
       old_lanes[s + 1] = old_pair.second;
       for (int t = s; t < s + 2; ++t) {
         const std::int64_t at = i + t * kLanes;
-        steps[t] = write_step<Src, Dst, kScaled>(source + at, target + at, scale);
+        steps[t] = write_step<Src, Dst, kScaled>(source + at, kWrite ? target + at : nullptr, scale);
         probe += old_lanes[t] * 0.0 + steps[t].written * 0.0 + steps[t].candidate * 0.0;
       }
     }
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) lanes.add(old_lanes[s], steps[s], i + s * kLanes, finite);
   }
-  return write_tail<Src, Dst, kScaled>(lanes, source, target, scale, i, end);
+  return write_tail<Src, Dst, kScaled, kWrite>(lanes, source, target, scale, i, end);
 }
 
 // A range's whole blocks measured first, on the assumption that every value
@@ -282,7 +287,7 @@ GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath
 // in cache. Nothing is written before the sums confirm the assumption; when
 // they do not, the range goes write_careful's way from its start. Either
 // way the results are write_careful's, bit for bit.
-template <simd kLevel, typename Src, typename Dst, bool kScaled>
+template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kWrite>
 GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                          std::int64_t begin, std::int64_t end) {
   constexpr bool kFuse = kFuseProducts<kLevel, Dst>;  // the diff is of old and written values, both Dst
@@ -300,60 +305,61 @@ GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opm
     }
     lanes.diff.take_block_max(block_max, i);
   }
-  if (!lanes.sums_finite()) return write_careful<Src, Dst, kScaled>(source, target, scale, begin, end);
+  if (!lanes.sums_finite()) return write_careful<Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
   lanes.diff.find_max_elements([&](std::int64_t k) {
     const Dst written = c10::convert<Dst>(candidate_of<Src, kScaled>(source[k], scale));
     return std::abs(static_cast<double>(target[k]) - static_cast<double>(written));
   });
-  write_values<Src, Dst, kScaled>(source, target, scale, begin, i);
-  return write_tail<Src, Dst, kScaled>(lanes, source, target, scale, i, end);
+  if constexpr (kWrite) write_values<Src, Dst, kScaled>(source, target, scale, begin, i);
+  return write_tail<Src, Dst, kScaled, kWrite>(lanes, source, target, scale, i, end);
 }
 
 template <typename Src, typename Dst>
 using write_range_fn = write_partial (*)(const Src*, Dst*, at::opmath_type<Src>, std::int64_t, std::int64_t);
 
-template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <simd kLevel, typename Src, typename Dst, bool kScaled, pass_mode kMode>
 GRAFT_HOT write_partial range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
                                    std::int64_t end) {
-  if constexpr (kMeasure) {
-    return write_range_impl<kLevel, Src, Dst, kScaled>(source, target, scale, begin, end);
-  } else {
+  if constexpr (kMode == pass_mode::write) {
     return write_values<Src, Dst, kScaled>(source, target, scale, begin, end);
+  } else {
+    constexpr bool kWrite = kMode == pass_mode::write_measured;
+    return write_range_impl<kLevel, Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
   }
 }
 
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <typename Src, typename Dst, bool kScaled, pass_mode kMode>
 write_partial write_range(const Src* source, Dst* target, at::opmath_type<Src> scale, std::int64_t begin,
                           std::int64_t end) {
-  return range_impl<simd::baseline, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::baseline, Src, Dst, kScaled, kMode>(source, target, scale, begin, end);
 }
 
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <typename Src, typename Dst, bool kScaled, pass_mode kMode>
 GRAFT_TARGET_AVX2 write_partial write_range_avx2(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                                  std::int64_t begin, std::int64_t end) {
-  return range_impl<simd::avx2, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::avx2, Src, Dst, kScaled, kMode>(source, target, scale, begin, end);
 }
 
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <typename Src, typename Dst, bool kScaled, pass_mode kMode>
 GRAFT_TARGET_AVX512 write_partial write_range_avx512(const Src* source, Dst* target,
                                                      at::opmath_type<Src> scale, std::int64_t begin,
                                                      std::int64_t end) {
-  return range_impl<simd::avx512, Src, Dst, kScaled, kMeasure>(source, target, scale, begin, end);
+  return range_impl<simd::avx512, Src, Dst, kScaled, kMode>(source, target, scale, begin, end);
 }
 
 // AVX-512 only for the float32/bfloat16 pairs: GCC 12 compiles the
 // element-wise conversions of the other pairs for AVX-512 so that a float64
 // candidate written as float32 is measured unrounded (simd_levels_test
 // catches it); they take the AVX2 variant there.
-template <typename Src, typename Dst, bool kScaled, bool kMeasure>
+template <typename Src, typename Dst, bool kScaled, pass_mode kMode>
 write_range_fn<Src, Dst> best_write_range() {
   constexpr bool kAvx512 = kVectorised<Src> && kVectorised<Dst>;
   return pick_simd<write_range_fn<Src, Dst>>(
-      &write_range<Src, Dst, kScaled, kMeasure>, &write_range_avx2<Src, Dst, kScaled, kMeasure>,
-      kAvx512 ? &write_range_avx512<Src, Dst, kScaled, kMeasure> : &write_range_avx2<Src, Dst, kScaled, kMeasure>);
+      &write_range<Src, Dst, kScaled, kMode>, &write_range_avx2<Src, Dst, kScaled, kMode>,
+      kAvx512 ? &write_range_avx512<Src, Dst, kScaled, kMode> : &write_range_avx2<Src, Dst, kScaled, kMode>);
 }
 
-template <typename Src, typename Dst, bool kMeasure>
+template <typename Src, typename Dst, pass_mode kMode>
 write_partial write_all(const at::Tensor& source, double scale, const at::Tensor& target) {
   const Src* s = source.data_ptr<Src>();
   Dst* t = target.data_ptr<Dst>();
@@ -361,8 +367,13 @@ write_partial write_all(const at::Tensor& source, double scale, const at::Tensor
   // multiplication in opmath (1.x) or keeps it in opmath (2.x); the two agree
   // whenever the factor is exact in Src (see scale_is_exact).
   const auto factor = static_cast<at::opmath_type<Src>>(static_cast<Src>(scale));
-  const write_range_fn<Src, Dst> range = scale == 1.0 ? best_write_range<Src, Dst, false, kMeasure>()
-                                                      : best_write_range<Src, Dst, true, kMeasure>();
+  write_range_fn<Src, Dst> range = nullptr;
+  if constexpr (kMode == pass_mode::measure) {
+    // Only the unscaled pass is instantiated: cpu_measure_graft's.
+    range = best_write_range<Src, Dst, false, kMode>();
+  } else {
+    range = scale == 1.0 ? best_write_range<Src, Dst, false, kMode>() : best_write_range<Src, Dst, true, kMode>();
+  }
   return chunked_reduce<write_partial>(
       target.numel(), [&](std::int64_t b, std::int64_t e) { return range(s, t, factor, b, e); },
       [](write_partial& into, const write_partial& next) { combine_write(into, next); });
@@ -389,35 +400,53 @@ bool scale_is_exact(at::ScalarType source, double scale) {
 
 namespace {
 
-template <bool kMeasure>
-write_partial write_checked(const at::Tensor& source, double scale, const at::Tensor& target) {
+void check_operands(const at::Tensor& source, const at::Tensor& target) {
   check_operand(source, "source");
   check_operand(target, "target");
   if (source.numel() != target.numel() || target.numel() == 0) {
     GRAFT_THROW(error, "the one-pass write: source and target need the same, non-zero numel");
   }
+}
+
+template <pass_mode kMode>
+write_partial write_checked(const at::Tensor& source, double scale, const at::Tensor& target) {
+  check_operands(source, target);
   write_partial total;
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, source.scalar_type(),
                                   "graft_write_measured_source", [&] {
     using source_t = scalar_t;
     AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, target.scalar_type(),
                                     "graft_write_measured_target", [&] {
-      total = write_all<source_t, scalar_t, kMeasure>(source, scale, target);
+      total = write_all<source_t, scalar_t, kMode>(source, scale, target);
     });
   });
   return total;
 }
 
+measured_write to_measured_write(const write_partial& total, std::int64_t numel) {
+  return {to_metrics(total.diff, numel), to_value_stats(total.before), to_value_stats(total.candidate)};
+}
+
 }  // namespace
 
 measured_write cpu_write_measured(const at::Tensor& source, double scale, const at::Tensor& target) {
-  const write_partial total = write_checked<true>(source, scale, target);
-  return {to_metrics(total.diff, target.numel()), to_value_stats(total.before),
-          to_value_stats(total.candidate)};
+  return to_measured_write(write_checked<pass_mode::write_measured>(source, scale, target), target.numel());
 }
 
 void cpu_write(const at::Tensor& source, double scale, const at::Tensor& target) {
-  write_checked<false>(source, scale, target);
+  write_checked<pass_mode::write>(source, scale, target);
+}
+
+measured_write cpu_measure_graft(const at::Tensor& candidate, const at::Tensor& target) {
+  check_operands(candidate, target);
+  if (candidate.scalar_type() != target.scalar_type()) {
+    GRAFT_THROW(error, "the one-pass measure: candidate and target need the same dtype");
+  }
+  write_partial total;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, target.scalar_type(), "graft_measure_graft", [&] {
+    total = write_all<scalar_t, scalar_t, pass_mode::measure>(candidate, 1.0, target);
+  });
+  return to_measured_write(total, target.numel());
 }
 
 }  // namespace graft::detail

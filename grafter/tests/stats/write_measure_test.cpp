@@ -137,3 +137,46 @@ TEST(write_measured, refuses_before_writing_anything) {
 }
 
 }  // namespace
+
+// ---- the measure-only pass (compare-only names) ----
+
+// cpu_measure_graft's results are cpu_write_measured's, bit for bit, and the
+// target's bytes are what they were.
+void expect_measures_as_the_write(const at::Tensor& candidate, const at::Tensor& target) {
+  SCOPED_TRACE(c10::toString(target.scalar_type()));
+  const auto before = graft_test::byte_checksum(target);
+  const graft::detail::measured_write measured = graft::detail::cpu_measure_graft(candidate, target);
+  EXPECT_EQ(graft_test::byte_checksum(target), before) << "the measure-only pass wrote the target";
+  const graft::detail::measured_write written = cpu_write_measured(candidate, 1.0, target.clone());
+  expect_identical(measured.metrics, written.metrics);
+  expect_identical(measured.before, written.before);
+  expect_identical(measured.candidate, written.candidate);
+}
+
+TEST(measure_graft, matches_the_measured_write_and_writes_nothing) {
+  const std::int64_t n = 3 * kChunk + 5;
+  int seed = 100;
+  for (const at::ScalarType type : {at::kFloat, at::kBFloat16, at::kHalf, at::kDouble}) {
+    seed += 2;
+    expect_measures_as_the_write(sample(type, n, seed), sample(type, n, seed + 1));
+  }
+  expect_measures_as_the_write(at::tensor({1.5f, -2.0f, 3.0f}), at::zeros({3}));
+}
+
+TEST(measure_graft, non_finite_values_take_the_careful_way_alike) {
+  at::Tensor candidate = sample(at::kFloat, 2 * kChunk + 40, 120);
+  at::Tensor target = sample(at::kFloat, 2 * kChunk + 40, 121);
+  candidate[kChunk + 9] = std::numeric_limits<float>::quiet_NaN();
+  target[11] = std::numeric_limits<float>::infinity();
+  target[2 * kChunk + 33] = -std::numeric_limits<float>::infinity();  // in the tail
+  expect_measures_as_the_write(candidate, target);
+  const graft::detail::measured_write r = graft::detail::cpu_measure_graft(candidate, target);
+  EXPECT_EQ(r.candidate.nan_count, 1);
+  EXPECT_EQ(r.before.inf_count, 2);
+}
+
+TEST(measure_graft, refuses_other_dtypes_and_layouts) {
+  EXPECT_THROW(graft::detail::cpu_measure_graft(at::ones({4}), at::zeros({4}, at::kBFloat16)), graft::error);
+  EXPECT_THROW(graft::detail::cpu_measure_graft(at::ones({4, 4}), at::zeros({4, 4}).t()), graft::error);
+  EXPECT_THROW(graft::detail::cpu_measure_graft(at::ones({0}), at::zeros({0})), graft::error);
+}
