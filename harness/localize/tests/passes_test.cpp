@@ -94,3 +94,19 @@ TEST(Passes, AFailedPassStopsTheRun) {
       << report.problems[0];
   EXPECT_EQ(report.problems[2], "local: not run, since the accumulated pass failed; fix that first");
 }
+
+// A program with no point of --graft-name: the local pass grafts nothing, so
+// its errors are the accumulated ones and the run cannot localize anything.
+TEST(Passes, ALocalPassThatGraftsNothingIsAProblemNamingThePoints) {
+  const std::string compare_event =
+      R"({"kind":"compare","rank":0,"tags":{"name":"attn_input","layer_id":0},"metrics":{"rel_diff":0.5}})";
+  loc::localize_options options = shell_options("echo '" + compare_event + "' > {events}", 1);
+  const loc::localize_report report = loc::run_localize(options);
+  std::filesystem::remove_all(options.reports_dir);
+  ASSERT_EQ(report.points.size(), 1u);
+  ASSERT_EQ(report.problems.size(), 1u);
+  EXPECT_TRUE(starts_with(report.problems[0], "the local pass grafted no point: no dump point is named "
+                                              "'layer_input' (--graft-name)"))
+      << report.problems[0];
+  EXPECT_NE(report.problems[0].find("(this run's points: attn_input)"), std::string::npos) << report.problems[0];
+}

@@ -1,8 +1,11 @@
 #include <graft/harness/localize/localize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace graft::harness::localize {
 
@@ -75,6 +78,27 @@ class pass_sequence {
 
 nlohmann::json command_json(const side_command& c) { return {{"argv", c.argv}, {"world_size", c.world_size}}; }
 
+bool grafted_any(const pass_measurements& pass) {
+  return std::any_of(pass.points.begin(), pass.points.end(),
+                     [](const measured_point& p) { return p.value.grafted; });
+}
+
+// Without a grafted input every local error is the accumulated one, so the
+// run cannot tell a point's own error from what it inherited.
+std::string nothing_grafted_problem(const std::string& graft_name, const pass_measurements& accumulated) {
+  std::vector<std::string> names;
+  for (const measured_point& p : accumulated.points) {
+    if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
+  }
+  std::string seen;
+  for (std::size_t i = 0; i < names.size() && i < 8; ++i) seen += (i == 0 ? "" : ", ") + names[i];
+  if (names.size() > 8) seen += ", ...";
+  return "the local pass grafted no point: no dump point is named '" + graft_name +
+         "' (--graft-name), so each local error is the accumulated one and no culprit can be told from "
+         "inherited error; pass --graft-name with the name of the point that feeds each layer (this run's "
+         "points: " + seen + ")";
+}
+
 }  // namespace
 
 std::map<std::string, std::string> accumulated_filters() { return {{"compare_filter", "name is not None"}}; }
@@ -105,6 +129,8 @@ localize_report run_localize(const localize_options& options) {
   } else if (!passes.failed() && accumulated.points.empty()) {
     report.problems.push_back("the accumulated pass measured no point: is the target's grafter built with "
                               "compare_filter support (DUMPER_GRAFTER_COMPARE_FILTER)?");
+  } else if (!passes.failed() && !local.points.empty() && !grafted_any(local)) {
+    report.problems.push_back(nothing_grafted_problem(options.graft_name, accumulated));
   }
 
   nlohmann::json overrides = nlohmann::json::array();
