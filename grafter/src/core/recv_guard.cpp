@@ -223,8 +223,7 @@ recv_outcome graft_received(recv_request request) {
 
     const at::Tensor candidate = run_transform(chosen, input);
     validate_candidate(candidate, target, chosen.name, outcome);
-    if (!request.write && request.measure && one_pass_operands(candidate, target) &&
-        candidate.scalar_type() == target.scalar_type()) {
+    if (!request.write && request.measure && one_pass_operands(candidate, target)) {
       measure_in_one_pass(candidate, target, outcome);
       outcome.grafted = true;
       return outcome;

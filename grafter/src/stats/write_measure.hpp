@@ -54,7 +54,7 @@ void cpu_write(const at::Tensor& source, double scale, const at::Tensor& target)
 // cpu_write_measured's measurements of writing candidate (scale 1) into
 // target, bit for bit, without writing: the target is only read. What a
 // compare-only name needs, without a scratch copy of the target. Requires
-// cpu_write_measured's operands, of one dtype.
+// cpu_write_measured's operands.
 measured_write cpu_measure_graft(const at::Tensor& candidate, const at::Tensor& target);
 
 // The tensor_info of t's layout (shape, stride, dtype, device) with statistics s.

@@ -438,15 +438,7 @@ void cpu_write(const at::Tensor& source, double scale, const at::Tensor& target)
 }
 
 measured_write cpu_measure_graft(const at::Tensor& candidate, const at::Tensor& target) {
-  check_operands(candidate, target);
-  if (candidate.scalar_type() != target.scalar_type()) {
-    GRAFT_THROW(error, "the one-pass measure: candidate and target need the same dtype");
-  }
-  write_partial total;
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, target.scalar_type(), "graft_measure_graft", [&] {
-    total = write_all<scalar_t, scalar_t, pass_mode::measure>(candidate, 1.0, target);
-  });
-  return to_measured_write(total, target.numel());
+  return to_measured_write(write_checked<pass_mode::measure>(candidate, 1.0, target), target.numel());
 }
 
 }  // namespace graft::detail
