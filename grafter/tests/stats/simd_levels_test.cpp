@@ -48,7 +48,8 @@ struct simd_cap {
 // sign and payload of a NaN sum depend on operand order inside an
 // instruction, and no report shows them (JSON writes "NaN").
 struct pass_results {
-  std::vector<std::uint64_t> diff, stats_x, stats_y, measured;
+  // measure_only: cpu_measure_graft's, at scale 1 only (empty otherwise).
+  std::vector<std::uint64_t> diff, stats_x, stats_y, measured, measure_only;
   std::uint64_t written_checksum = 0, unmeasured_checksum = 0;
 };
 
@@ -97,6 +98,10 @@ pass_results run_passes(const at::Tensor &x, const at::Tensor &y, double scale) 
   const graft::detail::measured_write w = graft::detail::cpu_write_measured(x, scale, written);
   r.measured = joined({diff_bits(w.metrics), stats_bits(w.before), stats_bits(w.candidate)});
   r.written_checksum = graft_test::byte_checksum(written);
+  if (scale == 1.0) {
+    const graft::detail::measured_write m = graft::detail::cpu_measure_graft(x, y);
+    r.measure_only = joined({diff_bits(m.metrics), stats_bits(m.before), stats_bits(m.candidate)});
+  }
   const at::Tensor unmeasured = y.clone();
   graft::detail::cpu_write(x, scale, unmeasured);
   r.unmeasured_checksum = graft_test::byte_checksum(unmeasured);
@@ -158,10 +163,16 @@ TEST(simd_levels, every_level_matches_the_baseline) {
             EXPECT_EQ(r.stats_x, baseline.stats_x);
             EXPECT_EQ(r.stats_y, baseline.stats_y);
             EXPECT_EQ(r.measured, baseline.measured);
+            if (scale == 1.0) {
+              EXPECT_EQ(r.measure_only, r.measured);
+            }
             EXPECT_EQ(r.written_checksum, baseline.written_checksum);
             EXPECT_EQ(r.unmeasured_checksum, baseline.written_checksum);
           }
           EXPECT_EQ(baseline.unmeasured_checksum, baseline.written_checksum);
+          if (scale == 1.0) {
+            EXPECT_EQ(baseline.measure_only, baseline.measured);
+          }
         }
       }
     }
