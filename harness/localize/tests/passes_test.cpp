@@ -110,3 +110,27 @@ TEST(Passes, ALocalPassThatGraftsNothingIsAProblemNamingThePoints) {
       << report.problems[0];
   EXPECT_NE(report.problems[0].find("(this run's points: attn_input)"), std::string::npos) << report.problems[0];
 }
+
+// Points of --graft-name whose grafts were all skipped: the same consequence,
+// with the pass's problems (the skips) to say why.
+TEST(Passes, ALocalPassWhoseGraftsWereAllSkippedSaysSo) {
+  const std::string input =
+      R"({"kind":"compare","rank":0,"tags":{"name":"layer_input","layer_id":0},"metrics":{"rel_diff":0.5}})";
+  const std::string output =
+      R"({"kind":"compare","rank":0,"tags":{"name":"mlp_output","layer_id":0},"metrics":{"rel_diff":0.5}})";
+  const std::string skipped =
+      R"({"kind":"recv_skipped","rank":0,"tags":{"name":"layer_input","layer_id":0},"message":"shape_mismatch"})";
+  // The local pass is the one with a b2t_filter.
+  loc::localize_options options =
+      shell_options("if [ -n \"$DUMPER_GRAFTER_B2T_FILTER\" ]; then echo '" + skipped + "'; else echo '" + input +
+                        "'; fi > {events}; echo '" + output + "' >> {events}",
+                    1);
+  const loc::localize_report report = loc::run_localize(options);
+  std::filesystem::remove_all(options.reports_dir);
+  ASSERT_EQ(report.problems.size(), 2u);
+  EXPECT_NE(report.problems[0].find("local: target rank 0 recv_skipped: shape_mismatch"), std::string::npos)
+      << report.problems[0];
+  EXPECT_TRUE(starts_with(report.problems[1], "the local pass grafted none of the points named 'layer_input', so "
+                                              "each local error is the accumulated one"))
+      << report.problems[1];
+}

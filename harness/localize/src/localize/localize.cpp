@@ -84,19 +84,26 @@ bool grafted_any(const pass_measurements& pass) {
 }
 
 // Without a grafted input every local error is the accumulated one, so the
-// run cannot tell a point's own error from what it inherited.
+// run cannot tell a point's own error from what it inherited. Either no point
+// has the name, or the grafts of those that do were skipped (the pass's
+// problems say why).
 std::string nothing_grafted_problem(const std::string& graft_name, const pass_measurements& accumulated) {
   std::vector<std::string> names;
   for (const measured_point& p : accumulated.points) {
     if (std::find(names.begin(), names.end(), p.name) == names.end()) names.push_back(p.name);
   }
+  const std::string consequence =
+      ", so each local error is the accumulated one and no culprit can be told from inherited error";
+  if (std::find(names.begin(), names.end(), graft_name) != names.end()) {
+    return "the local pass grafted none of the points named '" + graft_name + "'" + consequence +
+           "; the local pass's other problems say why each graft was skipped";
+  }
   std::string seen;
   for (std::size_t i = 0; i < names.size() && i < 8; ++i) seen += (i == 0 ? "" : ", ") + names[i];
   if (names.size() > 8) seen += ", ...";
-  return "the local pass grafted no point: no dump point is named '" + graft_name +
-         "' (--graft-name), so each local error is the accumulated one and no culprit can be told from "
-         "inherited error; pass --graft-name with the name of the point that feeds each layer (this run's "
-         "points: " + seen + ")";
+  return "the local pass grafted no point: no dump point is named '" + graft_name + "' (--graft-name)" +
+         consequence + "; pass --graft-name with the name of the point that feeds each layer (this run's points: " +
+         seen + ")";
 }
 
 }  // namespace
