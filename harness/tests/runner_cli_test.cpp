@@ -1,11 +1,15 @@
 // The real `graft` executable on real files: exit codes and messages of diff,
 // update and run on bad input, and tampering with every golden snapshot.
 
+#include <signal.h>
 #include <sys/wait.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -292,6 +296,57 @@ TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnySce
     EXPECT_NE(r.output.find("graft run: " + c.flag + " " + quoted(c.path) + ": " + c.complaint), std::string::npos)
         << r.output;
     EXPECT_EQ(r.output.find("[1/1]"), std::string::npos) << "no scenario starts\n" << r.output;
+  }
+}
+
+// Whether the process is gone (or a zombie left for its new parent to reap),
+// waiting up to ten seconds for it.
+bool gone(pid_t pid) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) return true;
+    const std::size_t after_name = line.rfind(')');
+    if (after_name != std::string::npos && line.compare(after_name + 1, 3, " Z ") == 0) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// The pid written to file, once it is there (0 after ten seconds without).
+pid_t pid_in(const std::filesystem::path& file) {
+  for (int i = 0; i < 1000; ++i) {
+    std::ifstream in(file);
+    pid_t pid = 0;
+    if (in >> pid && pid > 0) return pid;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return 0;
+}
+
+// Children lead process groups of their own, so a terminal's Ctrl-C or a
+// job runner's SIGTERM reaches only graft: it kills them before it dies.
+TEST(GraftCli, ATerminationSignalKillsWhatTheRanksStarted) {
+  for (const int signal_number : {SIGTERM, SIGINT}) {
+    temp_dir dir;
+    // The temp folder's path has no quotes or spaces to escape.
+    const auto rank = [&](const std::string& name) {
+      return "'sleep 140 & echo $! > " + (dir / name).string() + "; wait'";
+    };
+    const std::string command = "'" GRAFT_CLI "' localize --reports " + quoted(dir / "reports") +
+                                " --timeout 100 --baseline-cmd " + rank("baseline") + " --target-cmd " +
+                                rank("target") + " > /dev/null 2>&1 & echo $! > " + quoted(dir / "graft");
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    const pid_t graft = pid_in(dir / "graft");
+    const pid_t baseline = pid_in(dir / "baseline");
+    const pid_t target = pid_in(dir / "target");
+    ASSERT_GT(graft, 0);
+    ASSERT_GT(baseline, 0);
+    ASSERT_GT(target, 0);
+    ::kill(graft, signal_number);
+    EXPECT_TRUE(gone(graft)) << "graft survived signal " << signal_number;
+    EXPECT_TRUE(gone(baseline)) << "the baseline's sleep outlived graft (signal " << signal_number << ")";
+    EXPECT_TRUE(gone(target)) << "the target's sleep outlived graft (signal " << signal_number << ")";
   }
 }
 

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <graft/harness/localize/localize_command.hpp>
+#include <graft/harness/process.hpp>
 
 #include "cli/commands.hpp"
 
@@ -76,6 +77,8 @@ int main(int argc, char** argv) {
   int localize_rc = 2;
   auto* localize = graft::harness::localize::add_localize_command(app, &localize_rc);
 
+  // Before parsing: localize runs from its parse callback.
+  graft::harness::kill_children_on_termination_signals();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

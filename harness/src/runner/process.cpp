@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <deque>
@@ -30,11 +31,54 @@ constexpr auto kPollInterval = std::chrono::milliseconds(10);
 // posix_spawn file actions and attributes, released on every path.
 struct spawn_setup {
   posix_spawn_file_actions_t actions;
-  spawn_setup() { posix_spawn_file_actions_init(&actions); }
-  ~spawn_setup() { posix_spawn_file_actions_destroy(&actions); }
+  posix_spawnattr_t attributes;
+  spawn_setup() {
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+  }
+  ~spawn_setup() {
+    posix_spawnattr_destroy(&attributes);
+    posix_spawn_file_actions_destroy(&actions);
+  }
 };
 
+// The process groups of the children not yet reaped, for the signal handler:
+// a fixed table of atomics, since a handler may neither lock nor allocate.
+// (A child beyond the table is still killed with its group when late.)
+constexpr std::size_t kTrackedGroups = 4096;
+std::atomic<pid_t> tracked_groups[kTrackedGroups];
+
+void track(pid_t group) {
+  for (auto& slot : tracked_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, group)) return;
+  }
+}
+
+void untrack(pid_t group) {
+  for (auto& slot : tracked_groups) {
+    pid_t expected = group;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+extern "C" void kill_groups_then_die(int signal_number) {
+  for (auto& slot : tracked_groups) {
+    const pid_t group = slot.load();
+    if (group > 0) ::kill(-group, SIGKILL);
+  }
+  ::signal(signal_number, SIG_DFL);
+  ::raise(signal_number);
+}
+
 }  // namespace
+
+void kill_children_on_termination_signals() {
+  struct sigaction action {};
+  action.sa_handler = kill_groups_then_die;
+  sigemptyset(&action.sa_mask);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
+}
 
 child_process::child_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                              const std::filesystem::path& log) {
@@ -49,11 +93,17 @@ child_process::child_process(const std::vector<std::string>& argv, const std::ve
   std::vector<char*> variables;
   for (const auto& v : env) variables.push_back(const_cast<char*>(v.c_str()));
   variables.push_back(nullptr);
-  const int rc = posix_spawn(&pid_, argv.at(0).c_str(), &setup.actions, nullptr, args.data(), variables.data());
+  // Its own process group (its pid), so that whatever it starts in turn (a
+  // shell's commands) is killed with it.
+  posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&setup.attributes, 0);
+  const int rc =
+      posix_spawn(&pid_, argv.at(0).c_str(), &setup.actions, &setup.attributes, args.data(), variables.data());
   if (rc != 0) {
     pid_ = -1;
     GRAFT_THROW(error, argv.at(0) + ": cannot start: " + std::strerror(rc));
   }
+  track(pid_);
 }
 
 child_process::child_process(child_process&& other) noexcept : pid_(other.pid_), status_(other.status_) {
@@ -66,19 +116,30 @@ child_process::~child_process() {
 
 bool child_process::poll() {
   if (pid_ <= 0 || status_) return true;
+  // Seen exited but not yet reaped, so that its group id cannot be reused
+  // while the rest of the group (anything it left running) is killed.
+  siginfo_t info{};
+  const int rc = ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT);
+  if (rc < 0 && errno == EINTR) return false;
+  if (rc == 0 && info.si_pid != pid_) return false;  // still running
+  if (rc == 0) ::kill(-pid_, SIGKILL);
+  reap();
+  return true;
+}
+
+void child_process::reap() {
   int status = 0;
-  const pid_t rc = ::waitpid(pid_, &status, WNOHANG);
-  if (rc == pid_ || (rc < 0 && errno == ECHILD)) status_ = rc == pid_ ? status : 0;
-  return status_.has_value();
+  pid_t rc = 0;
+  while ((rc = ::waitpid(pid_, &status, 0)) < 0 && errno == EINTR) {
+  }
+  status_ = rc == pid_ ? status : 0;
+  untrack(pid_);
 }
 
 void child_process::kill() {
   if (!running()) return;
-  ::kill(pid_, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-  }
-  status_ = status;
+  ::kill(-pid_, SIGKILL);
+  reap();
 }
 
 std::string child_process::describe_status() const {

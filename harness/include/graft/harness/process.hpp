@@ -1,8 +1,10 @@
 #pragma once
 // Child processes for the runner: spawned with posix_spawn, output to a log
-// file, waited for with a deadline, killed when late. A child_process that
-// goes out of scope while still running is killed and reaped, so no worker
-// outlives its scenario.
+// file, waited for with a deadline, killed when late. Each child leads a
+// process group of its own, and it is killed with its group: when late, when
+// it goes out of scope while still running, and, for what it left running,
+// when it exits. So nothing a worker or a user's shell command started
+// outlives its scenario or pass.
 
 #include <chrono>
 #include <filesystem>
@@ -27,10 +29,11 @@ class child_process {
   child_process(const child_process&) = delete;
   child_process& operator=(const child_process&) = delete;
 
-  // Reaps the child if it has exited; true once it has.
+  // Reaps the child (killing the rest of its group) if it has exited; true
+  // once it has.
   bool poll();
   bool running() const { return pid_ > 0 && !status_; }
-  // SIGKILL and reap.
+  // SIGKILL to its group, and reap.
   void kill();
   // The wait status once exited (see WIFEXITED etc.).
   std::optional<int> status() const { return status_; }
@@ -38,9 +41,15 @@ class child_process {
   std::string describe_status() const;
 
  private:
+  void reap();
   pid_t pid_ = -1;
   std::optional<int> status_;
 };
+
+// Makes SIGINT, SIGTERM and SIGHUP kill the groups of every child not yet
+// reaped before this process dies of them: children lead groups of their own,
+// so a terminal's Ctrl-C no longer reaches them itself. For a program's main.
+void kill_children_on_termination_signals();
 
 // Polls every process until all have exited or the deadline passes; returns
 // whether all exited in time (the late ones are left running for the caller).

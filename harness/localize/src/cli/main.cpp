@@ -2,11 +2,13 @@
 #include <CLI/CLI.hpp>
 
 #include <graft/harness/localize/localize_command.hpp>
+#include <graft/harness/process.hpp>
 
 int main(int argc, char** argv) {
   CLI::App app{"graft_localize"};
   int exit_code = 2;
   graft::harness::localize::setup_localize_app(app, &exit_code);
+  graft::harness::kill_children_on_termination_signals();
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
