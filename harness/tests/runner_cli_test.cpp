@@ -4,23 +4,24 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <thread>
 
 #include <gtest/gtest.h>
 
 #include <graft/harness/scenario.hpp>
 #include <graft/harness/snapshot.hpp>
 
+#include "process_checks.hpp"
 #include "temp_dir.hpp"
 
 namespace graft::harness {
 namespace {
 
+using testing::pid_written_to;
+using testing::process_gone;
 using testing::read_file;
 using testing::temp_dir;
 
@@ -299,31 +300,6 @@ TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnySce
   }
 }
 
-// Whether the process is gone (or a zombie left for its new parent to reap),
-// waiting up to ten seconds for it.
-bool gone(pid_t pid) {
-  for (int i = 0; i < 1000; ++i) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return true;
-    const std::size_t after_name = line.rfind(')');
-    if (after_name != std::string::npos && line.compare(after_name + 1, 3, " Z ") == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
-// The pid written to file, once it is there (0 after ten seconds without).
-pid_t pid_in(const std::filesystem::path& file) {
-  for (int i = 0; i < 1000; ++i) {
-    std::ifstream in(file);
-    pid_t pid = 0;
-    if (in >> pid && pid > 0) return pid;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return 0;
-}
-
 // Children lead process groups of their own, so a terminal's Ctrl-C or a
 // job runner's SIGTERM reaches only graft: it kills them before it dies.
 TEST(GraftCli, ATerminationSignalKillsWhatTheRanksStarted) {
@@ -337,16 +313,16 @@ TEST(GraftCli, ATerminationSignalKillsWhatTheRanksStarted) {
                                 " --timeout 100 --baseline-cmd " + rank("baseline") + " --target-cmd " +
                                 rank("target") + " > /dev/null 2>&1 & echo $! > " + quoted(dir / "graft");
     ASSERT_EQ(std::system(command.c_str()), 0);
-    const pid_t graft = pid_in(dir / "graft");
-    const pid_t baseline = pid_in(dir / "baseline");
-    const pid_t target = pid_in(dir / "target");
+    const pid_t graft = pid_written_to(dir / "graft");
+    const pid_t baseline = pid_written_to(dir / "baseline");
+    const pid_t target = pid_written_to(dir / "target");
     ASSERT_GT(graft, 0);
     ASSERT_GT(baseline, 0);
     ASSERT_GT(target, 0);
     ::kill(graft, signal_number);
-    EXPECT_TRUE(gone(graft)) << "graft survived signal " << signal_number;
-    EXPECT_TRUE(gone(baseline)) << "the baseline's sleep outlived graft (signal " << signal_number << ")";
-    EXPECT_TRUE(gone(target)) << "the target's sleep outlived graft (signal " << signal_number << ")";
+    EXPECT_TRUE(process_gone(graft)) << "graft survived signal " << signal_number;
+    EXPECT_TRUE(process_gone(baseline)) << "the baseline's sleep outlived graft (signal " << signal_number << ")";
+    EXPECT_TRUE(process_gone(target)) << "the target's sleep outlived graft (signal " << signal_number << ")";
   }
 }
 

@@ -4,13 +4,15 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <string>
-#include <thread>
 
 #include <gtest/gtest.h>
 
+#include "process_checks.hpp"
+
 namespace loc = graft::harness::localize;
+using graft::harness::testing::pid_written_to;
+using graft::harness::testing::process_gone;
 
 TEST(Passes, SubstituteReplacesKnownPlaceholdersOnly) {
   const std::map<std::string, std::string> values{{"role", "target"}, {"rank", "1"}, {"events", "/tmp/e.jsonl"}};
@@ -141,27 +143,6 @@ TEST(Passes, ALocalPassWhoseGraftsWereAllSkippedSaysSo) {
       << report.problems[1];
 }
 
-// Whether the process is gone (or a zombie left for its new parent to reap),
-// waiting up to five seconds for it.
-bool gone(pid_t pid) {
-  for (int i = 0; i < 500; ++i) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string line;
-    if (!std::getline(stat, line)) return true;
-    const std::size_t after_name = line.rfind(')');
-    if (after_name != std::string::npos && line.compare(after_name + 1, 3, " Z ") == 0) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
-pid_t pid_in(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  pid_t pid = 0;
-  in >> pid;
-  return pid;
-}
-
 // What a user's shell command starts is killed with it: when the pass times
 // out, and when the command exits leaving it running.
 TEST(Passes, WhatARankStartedDiesWithIt) {
@@ -176,12 +157,12 @@ TEST(Passes, WhatARankStartedDiesWithIt) {
   spec.baseline = loc::shell_command("sleep 120 & echo $! > '" + (dir / "left").string() + "'", 1);
   spec.target = loc::shell_command("sleep 121 & echo $! > '" + (dir / "late").string() + "'; wait", 1);
   const loc::pass_outcome outcome = loc::run_pass(spec);
-  const pid_t left = pid_in(dir / "left");
-  const pid_t late = pid_in(dir / "late");
+  const pid_t left = pid_written_to(dir / "left");
+  const pid_t late = pid_written_to(dir / "late");
   std::filesystem::remove_all(dir);
   EXPECT_FALSE(outcome.ok()) << "the target ran past the timeout";
   ASSERT_GT(left, 0);
   ASSERT_GT(late, 0);
-  EXPECT_TRUE(gone(late)) << "the late rank's sleep outlived the pass";
-  EXPECT_TRUE(gone(left)) << "the sleep an exited rank left running outlived the pass";
+  EXPECT_TRUE(process_gone(late)) << "the late rank's sleep outlived the pass";
+  EXPECT_TRUE(process_gone(left)) << "the sleep an exited rank left running outlived the pass";
 }
