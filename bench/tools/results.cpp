@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include <graft/harness/input_file.hpp>
 
 namespace graft_bench {
 namespace {
@@ -85,17 +85,15 @@ std::string with_non_finite_as_null(const std::string& text) {
 // The file as a Google Benchmark JSON document (an object with a
 // "benchmarks" array), and nothing after it.
 nlohmann::json read_document(const std::string& path) {
-  if (std::filesystem::is_directory(path)) {
-    throw bad_input(path + ": is a directory; give the bench JSON files in it");
+  std::string text;
+  try {
+    text = graft::harness::read_input_file(path);
+  } catch (const graft::harness::unreadable_file& e) {
+    throw bad_input(path + ": " + e.what() + "; give bench JSON files, written with --benchmark_out=FILE");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw bad_input(path + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw bad_input(path + ": cannot read the file");
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(with_non_finite_as_null(text.str()));
+    doc = nlohmann::json::parse(with_non_finite_as_null(text));
   } catch (const nlohmann::json::exception& e) {
     throw bad_input(path + ": not JSON (" + e.what() + ")");
   }

@@ -142,6 +142,11 @@ TEST(GraftCli, DiffNamesTheFileOfEveryKindOfBadSnapshot) {
   const auto folder = graft(dir, "diff " + quoted(dir.path()) + " " + quoted(golden));
   EXPECT_EQ(folder.exit_code, 2);
   EXPECT_NE(folder.output.find(": is a folder; pass a snapshot file"), std::string::npos) << folder.output;
+  const auto device = graft(dir, "diff /dev/zero " + quoted(golden));
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_NE(device.output.find("/dev/zero: is a character device, not a file; pass a snapshot file"),
+            std::string::npos)
+      << device.output;
 
   nlohmann::json snapshot = load_snapshot(golden);
   snapshot["tolerances"] = {{"events[*].mean", {{"rtol", -1}}}};

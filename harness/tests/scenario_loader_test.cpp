@@ -244,6 +244,27 @@ TEST(ScenarioLoader, FilesMustBeJsonAndNamedAfterTheScenario) {
   EXPECT_EQ(load_scenario(dir.write("good.json", good_document().dump())).name, "good");
 }
 
+// A scenario path that is no file is named for what it is, and a device is
+// not read (/dev/zero would never end).
+TEST(ScenarioLoader, APathThatIsNoFileIsAFixtureErrorSayingWhatItIs) {
+  testing::temp_dir dir;
+  const auto refusal_of = [](const std::filesystem::path& path) -> std::string {
+    try {
+      read_fixture_json(path, "fixtures/README.md");
+    } catch (const fixture_error& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_NE(refusal_of("/dev/zero").find("/dev/zero: is a character device, not a file; pass a scenario file "
+                                         "(format: fixtures/README.md)"),
+            std::string::npos)
+      << refusal_of("/dev/zero");
+  EXPECT_NE(refusal_of(dir.path()).find(": is a folder; pass a scenario file"), std::string::npos);
+  EXPECT_NE(refusal_of(dir / "missing.json").find("missing.json: cannot read the file (No such file or directory)"),
+            std::string::npos);
+}
+
 // Nested deep enough to overflow the stack of anything that walks it.
 TEST(ScenarioLoader, ADocumentNestedTooDeepIsAFixtureError) {
   testing::temp_dir dir;

@@ -1,12 +1,11 @@
 #include <graft/harness/scenario.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <graft/error.hpp>
 #include <graft/harness/bounded_json.hpp>
+#include <graft/harness/input_file.hpp>
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_store.hpp>
 #include <graft/harness/tolerance.hpp>
@@ -257,12 +256,14 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
 }
 
 nlohmann::json read_fixture_json(const std::filesystem::path& path, const std::string& format_doc) {
-  std::ifstream in(path);
-  if (!in) GRAFT_THROW(fixture_error, path.string() + ": cannot read the scenario (does the file exist?)");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return parse_bounded_json(text.str());
+    text = read_input_file(path);
+  } catch (const unreadable_file& e) {
+    GRAFT_THROW(fixture_error, path.string() + ": " + e.what() + "; pass a scenario file (format: " + format_doc + ")");
+  }
+  try {
+    return parse_bounded_json(text);
   } catch (const unreadable_json& e) {
     GRAFT_THROW(fixture_error, path.string() + ": " + e.what() + " (format: " + format_doc + ")");
   }

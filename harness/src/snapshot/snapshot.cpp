@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <system_error>
 #include <thread>
 
 #include <graft/error.hpp>
 #include <graft/harness/bounded_json.hpp>
+#include <graft/harness/input_file.hpp>
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/tolerance.hpp>
 
@@ -21,16 +21,6 @@ namespace {
 int graft_rank_of(const nlohmann::json& event) {
   const auto it = event.find("graft_rank");
   return it != event.end() && it->is_number_integer() ? it->get<int>() : -1;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    GRAFT_THROW(snapshot_error, path.string() + ": cannot read the file (does it exist? check the path)");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -70,12 +60,13 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path) {
 }
 
 nlohmann::json load_snapshot(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    GRAFT_THROW(snapshot_error, path.string() + ": is a folder; pass a snapshot file, e.g. "
-                                                "reports/snapshots/NAME.json");
+  std::string text;
+  try {
+    text = read_input_file(path);
+  } catch (const unreadable_file& e) {
+    GRAFT_THROW(snapshot_error, path.string() + ": " + e.what() + "; pass a snapshot file, e.g. "
+                                                                  "reports/snapshots/NAME.json");
   }
-  const std::string text = read_text(path);
   nlohmann::json parsed;
   try {
     parsed = parse_bounded_json(text);
