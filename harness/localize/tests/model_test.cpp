@@ -72,6 +72,18 @@ TEST(Model, InvalidOptionsNameTheOption) {
   } catch (const graft::config_error& e) {
     EXPECT_NE(std::string(e.what()).find("--bug-layer"), std::string::npos) << e.what();
   }
+  o = {};
+  o.hidden = 10000;
+  o.heads = 1;
+  try {
+    o.validate();
+    FAIL() << "expected a config_error";
+  } catch (const graft::config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--layers 4 --hidden 10000 --vocab 64 --seq-len 8: the built-in model would need "
+                                         "18319 MiB per rank, more than its 4096 MiB"),
+              std::string::npos)
+        << e.what();
+  }
   EXPECT_EQ(loc::to_string(loc::bug_kind::mlp_bf16), "mlp_bf16");
   EXPECT_FALSE(loc::parse_bug_kind("typo").has_value());
 }

@@ -117,6 +117,57 @@ TEST(ScenarioOptions, UserCommandsNeedBothSides) {
   EXPECT_EQ(o.calibration_target->argv.back(), "prog");  // the baseline against itself
 }
 
+namespace {
+
+// The config_error's message, or "" when the options are accepted.
+std::string options_error(const loc::detail::command_state& s) {
+  try {
+    loc::detail::to_localize_options(s);
+  } catch (const graft::config_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+// An option that would change nothing is refused, not ignored.
+TEST(ScenarioOptions, OptionsOfTheOtherProgramKindAreRefusedNotIgnored) {
+  loc::detail::command_state built_in;
+  built_in.target_world_size = 2;
+  EXPECT_NE(options_error(built_in).find("--baseline-world-size/--target-world-size need --baseline-cmd/--target-cmd"),
+            std::string::npos)
+      << options_error(built_in);
+
+  loc::detail::command_state user;
+  user.baseline_cmd = "prog";
+  user.target_cmd = "prog --bug";
+  user.target_world_size = 2;
+  EXPECT_EQ(options_error(user), "");
+  user.layers = 6;
+  user.bug = "attn_scale";
+  user.model = "/elsewhere/graft_model";
+  EXPECT_NE(options_error(user).find("--layers, --bug, --model: set the built-in model, which "
+                                     "--baseline-cmd/--target-cmd replace"),
+            std::string::npos)
+      << options_error(user);
+}
+
+TEST(ScenarioOptions, WorldSizesAreProcessCountsWithinABound) {
+  loc::detail::command_state s;
+  s.baseline_cmd = "prog";
+  s.target_cmd = "prog";
+  s.target_world_size = 256;
+  EXPECT_EQ(options_error(s), "");
+  s.target_world_size = 257;
+  EXPECT_NE(options_error(s).find("--target-world-size 257: must be in [1, 256]"), std::string::npos)
+      << options_error(s);
+  s.target_world_size = 1;
+  s.baseline_world_size = 0;
+  EXPECT_NE(options_error(s).find("--baseline-world-size 0: must be in [1, 256]"), std::string::npos)
+      << options_error(s);
+}
+
 TEST(ScenarioOptions, BuiltInCalibrationDropsTheBugAndSwitchesKernels) {
   loc::detail::command_state s;
   s.bug = "attn_scale";
@@ -151,6 +202,21 @@ TEST(ScenarioOptions, ABugLayerBeyondTheModelIsBadInputAtOnce) {
   EXPECT_NO_THROW(loc::detail::to_localize_options(s));
 }
 
+// A model too large to build is refused before a rank runs out of memory.
+TEST(ScenarioOptions, AModelBeyondItsMemoryBoundIsBadInputAtOnce) {
+  loc::detail::command_state s;
+  s.seq_len = 100000000;
+  try {
+    loc::detail::to_localize_options(s);
+    FAIL() << "expected config_error";
+  } catch (const graft::config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("--seq-len 100000000: the built-in model would need"), std::string::npos)
+        << e.what();
+  }
+  s.seq_len = 2048;
+  EXPECT_NO_THROW(loc::detail::to_localize_options(s));
+}
+
 TEST(ScenarioOptions, ARunNameMustStayInItsFolder) {
   loc::detail::command_state s;
   for (const char* bad : {"../x", ".", "a/b"}) {
@@ -169,25 +235,15 @@ TEST(ScenarioOptions, ARunNameMustStayInItsFolder) {
 // A model that cannot start or a reports folder that cannot be made would
 // fail every pass alike: named with its option before any process starts.
 TEST(ScenarioOptions, AnUnstartableModelOrUnwritableReportsFolderIsBadInputAtOnce) {
-  const auto message_of = [](const loc::detail::command_state& s) {
-    try {
-      loc::detail::to_localize_options(s);
-    } catch (const graft::config_error& e) {
-      return std::string(e.what());
-    }
-    return std::string("no config_error");
-  };
   const std::filesystem::path missing = std::filesystem::temp_directory_path() / "graft_no_such_model";
   loc::detail::command_state s;
   s.model = missing.string();
-  EXPECT_NE(message_of(s).find("--model '" + missing.string() + "': no such file; build it"), std::string::npos)
-      << message_of(s);
-  s.baseline_cmd = s.target_cmd = "prog";  // a user's programs never start the model
-  EXPECT_EQ(message_of(s), "no config_error");
+  EXPECT_NE(options_error(s).find("--model '" + missing.string() + "': no such file; build it"), std::string::npos)
+      << options_error(s);
 
   loc::detail::command_state under_a_file;
   under_a_file.reports = "/dev/null/reports";
-  EXPECT_NE(message_of(under_a_file).find("--reports '/dev/null/reports': cannot create this folder"),
+  EXPECT_NE(options_error(under_a_file).find("--reports '/dev/null/reports': cannot create this folder"),
             std::string::npos)
-      << message_of(under_a_file);
+      << options_error(under_a_file);
 }

@@ -2,11 +2,13 @@
 
 #include <cstdio>
 #include <iostream>
+#include <utility>
 
 #include <graft/error.hpp>
 #include <graft/harness/localize/model_bugs.hpp>
 #include <graft/harness/localize/model_settings.hpp>
 #include <graft/harness/path_checks.hpp>
+#include <graft/harness/scenario.hpp>
 #include <graft/harness/snapshot_store.hpp>
 
 namespace graft::harness::localize::detail {
@@ -33,6 +35,44 @@ std::vector<std::string> model_args(const command_state& s, const std::string& d
           "--seed",       std::to_string(s.seed),       "--dtype",     dtype,
           "--bug",        bug,          "--bug-layer",  std::to_string(s.bug_layer),
           "--bug-eps",    exact(s.bug_eps),     "--kernels",   kernels};
+}
+
+// Every rank is a process on this machine.
+void check_world_sizes(const command_state& s) {
+  for (const auto& [option, size] : {std::pair{"--baseline-world-size", s.baseline_world_size},
+                                     std::pair{"--target-world-size", s.target_world_size}}) {
+    if (size < 1 || size > kMaxScenarioWorldSize) {
+      GRAFT_THROW(config_error, std::string(option) + " " + std::to_string(size) + ": must be in [1, " +
+                                    std::to_string(kMaxScenarioWorldSize) +
+                                    "] (each rank is a process on this machine)");
+    }
+  }
+}
+
+// The built-in model's options that differ from their defaults, as
+// "--layers, --bug"; empty when none does.
+std::string model_options_given(const command_state& s) {
+  const command_state defaults;
+  const std::pair<const char*, bool> options[] = {
+      {"--layers", s.layers != defaults.layers},
+      {"--hidden", s.hidden != defaults.hidden},
+      {"--heads", s.heads != defaults.heads},
+      {"--vocab", s.vocab != defaults.vocab},
+      {"--seq-len", s.seq_len != defaults.seq_len},
+      {"--seed", s.seed != defaults.seed},
+      {"--dtype", s.dtype != defaults.dtype},
+      {"--target-dtype", s.target_dtype != defaults.target_dtype},
+      {"--bug", s.bug != defaults.bug},
+      {"--bug-layer", s.bug_layer != defaults.bug_layer},
+      {"--bug-eps", s.bug_eps != defaults.bug_eps},
+      {"--target-kernels", s.target_kernels != defaults.target_kernels},
+      {"--model", s.model != defaults.model},
+  };
+  std::string given;
+  for (const auto& [option, differs] : options) {
+    if (differs) given += (given.empty() ? "" : ", ") + std::string(option);
+  }
+  return given;
 }
 
 }  // namespace
@@ -127,11 +167,13 @@ localize_options to_localize_options(const command_state& s) {
   if (s.baseline_cmd.empty() != s.target_cmd.empty()) {
     GRAFT_THROW(config_error, "--baseline-cmd and --target-cmd go together; give both, or neither for the built-in model");
   }
-  if (s.baseline_world_size <= 0 || s.target_world_size <= 0) {
-    GRAFT_THROW(config_error, "--baseline-world-size/--target-world-size must be positive");
-  }
+  check_world_sizes(s);
 
   if (!s.baseline_cmd.empty()) {
+    if (const std::string given = model_options_given(s); !given.empty()) {
+      GRAFT_THROW(config_error, given + ": set the built-in model, which --baseline-cmd/--target-cmd replace; "
+                                        "give your programs their settings in their own command lines");
+    }
     o.baseline = shell_command(s.baseline_cmd, s.baseline_world_size);
     o.target = shell_command(s.target_cmd, s.target_world_size);
     if (s.calibrate) {
@@ -141,6 +183,10 @@ localize_options to_localize_options(const command_state& s) {
     o.settings["program"] = "user commands";
   } else {
     if (!s.calibration_cmd.empty()) GRAFT_THROW(config_error, "--calibration-cmd needs --baseline-cmd/--target-cmd");
+    if (s.baseline_world_size != 1 || s.target_world_size != 1) {
+      GRAFT_THROW(config_error, "--baseline-world-size/--target-world-size need --baseline-cmd/--target-cmd; "
+                                "the built-in model runs one rank per side");
+    }
     if (const auto problem = model_settings_problem(
             {s.vocab, s.hidden, s.heads, s.layers, s.seq_len, s.bug != "none", s.bug_layer, s.bug_eps})) {
       GRAFT_THROW(config_error, *problem);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <graft/error.hpp>
+#include <graft/exception_message.hpp>
 #include <graft/grafter.hpp>
 #include <graft/harness/localize/model.hpp>
 
@@ -74,7 +75,7 @@ int main(int argc, char** argv) {
     std::cerr << "graft_model: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "graft_model: libtorch: " << e.what() << "\n";
+    std::cerr << "graft_model: libtorch: " << graft::exception_message(e) << "\n";
     return 2;
   }
 }
