@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <optional>
 #include <vector>
 
 #include <graft/transform_loader.hpp>
@@ -30,6 +31,17 @@ bool is_file(const std::string& path) {
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
+// What path is when it exists but is no regular file (dlopen would block on a
+// FIFO forever, and read a device); nullopt otherwise, for dlopen to judge.
+std::optional<std::string> non_file_kind(const std::string& path) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0 || S_ISREG(info.st_mode)) return std::nullopt;
+  if (S_ISDIR(info.st_mode)) return "a folder";
+  if (S_ISFIFO(info.st_mode)) return "a FIFO";
+  if (S_ISSOCK(info.st_mode)) return "a socket";
+  return "a device";
+}
+
 std::string env_or_unset(const char* name) {
   const char* value = std::getenv(name);
   return value != nullptr ? std::string("'") + value + "'" : std::string("unset");
@@ -46,6 +58,9 @@ std::unique_ptr<shared_library> open_transform_library(const std::string& librar
                                                        std::string_view spec) {
   std::string error;
   if (library.find('/') != std::string::npos) {
+    if (const auto kind = non_file_kind(library)) {
+      not_found(spec, "'" + library + "' is " + *kind + ", not a shared library. Check the path");
+    }
     if (auto opened = shared_library::open(library, &error)) return opened;
     not_found(spec, "cannot load library '" + library + "': " + error +
                         ". Check the path (relative paths start at the working directory) "

@@ -1,5 +1,7 @@
 // load_transform against the real sample plugins of fixtures/transforms.
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -186,6 +188,21 @@ TEST(transform_loader, file_that_is_not_a_library_is_library_not_found) {
   EXPECT_TRUE(contains(message, "cannot load library")) << message;
   EXPECT_TRUE(contains(message, "graft_not_a_library.so")) << message;
   std::remove(path.c_str());
+}
+
+// dlopen would block on a FIFO until something writes to it: a grafter that
+// never starts. Such paths are refused before dlopen sees them.
+TEST(transform_loader, a_path_that_is_no_file_is_refused_before_dlopen) {
+  const std::string fifo = ::testing::TempDir() + "graft_transform_fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_TRUE(contains(load_error(fifo + ":double_it", kind::library_not_found),
+                       "'" + fifo + "' is a FIFO, not a shared library"));
+  std::remove(fifo.c_str());
+  EXPECT_TRUE(contains(load_error("/dev/zero:double_it", kind::library_not_found),
+                       "'/dev/zero' is a device, not a shared library"));
+  EXPECT_TRUE(contains(load_error("/tmp/:double_it", kind::library_not_found),
+                       "'/tmp/' is a folder, not a shared library"));
 }
 
 TEST(transform_loader, symbol_not_found_lists_the_exported_transforms) {
