@@ -34,6 +34,16 @@ case "${GRAFT_BENCH_INTERLEAVE:-1}" in
   0) interleave=false ;;
   *) echo "ci/bench.sh: GRAFT_BENCH_INTERLEAVE='$GRAFT_BENCH_INTERLEAVE': use 1 (interleave) or 0 (in turn)" >&2; exit 2 ;;
 esac
+# Google Benchmark would fail on these only once a bench starts (abc), or run
+# with them (min_time -1: one iteration; 0 repetitions: no results at all).
+if ! [[ "$min_time" =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] || [[ "$min_time" =~ ^[0.]+$ ]]; then
+  echo "ci/bench.sh: GRAFT_BENCH_MIN_TIME='$min_time': use seconds above 0, e.g. 0.1" >&2
+  exit 2
+fi
+if ! [[ "$repetitions" =~ ^[1-9][0-9]{0,3}$ ]]; then
+  echo "ci/bench.sh: GRAFT_BENCH_REPETITIONS='$repetitions': use a whole number from 1 to 9999, e.g. 5" >&2
+  exit 2
+fi
 export GRAFT_BENCH_MAX_MIB="${GRAFT_BENCH_MAX_MIB:-64}"
 
 if [ "${GRAFT_BENCH_SKIP_BUILD:-0}" != 1 ]; then
@@ -58,6 +68,12 @@ done
 mkdir -p "$out"
 jsons=()
 for name in $benches; do
+  # A filter aimed at one bench matches nothing in the others: those are left
+  # out (a bench that matches nothing writes no JSON for the report to read).
+  if [ -z "$("$build/bench/$name" --benchmark_list_tests --benchmark_filter="$filter" 2>/dev/null)" ]; then
+    echo "== $name: no benchmark matches GRAFT_BENCH_FILTER='$filter'; left out"
+    continue
+  fi
   echo "== $name (min_time ${min_time}s x ${repetitions}, interleaved: ${interleave}, sizes up to ${GRAFT_BENCH_MAX_MIB} MiB)"
   "$build/bench/$name" \
     --benchmark_filter="$filter" \
@@ -71,4 +87,9 @@ for name in $benches; do
   jsons+=("$out/$name.json")
 done
 
+if [ ${#jsons[@]} -eq 0 ]; then
+  echo "ci/bench.sh: GRAFT_BENCH_FILTER='$filter' matches no benchmark in:$benches;" \
+       "list them with $build/bench/NAME --benchmark_list_tests" >&2
+  exit 2
+fi
 "$build/bench/tools/graft_bench_report" report --out "$out" "${jsons[@]}"
