@@ -265,6 +265,29 @@ TEST(ScenarioLoader, APathThatIsNoFileIsAFixtureErrorSayingWhatItIs) {
             std::string::npos);
 }
 
+TEST(ScenarioLoader, AFolderOfScenariosNamesEveryJsonThatIsNoFile) {
+  testing::temp_dir dir;
+  dir.write("good.json", good_document().dump());
+  dir.write("notes.txt", "not a scenario, and not named .json");
+  std::filesystem::create_directory(dir / "folder.json");
+  std::filesystem::create_symlink("absent.json", dir / "dangling.json");
+  std::filesystem::create_symlink("loop.json", dir / "loop.json");
+  try {
+    scenario_files(dir.path());
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("3 cannot be; remove or rename them:"), std::string::npos) << message;
+    EXPECT_NE(message.find("dangling.json: No such file or directory"), std::string::npos) << message;
+    EXPECT_NE(message.find("folder.json: not a file"), std::string::npos) << message;
+    EXPECT_NE(message.find("loop.json: Too many levels of symbolic links"), std::string::npos) << message;
+  }
+  std::filesystem::remove(dir / "folder.json");
+  std::filesystem::remove(dir / "dangling.json");
+  std::filesystem::remove(dir / "loop.json");
+  EXPECT_EQ(scenario_files(dir.path()), std::vector<std::filesystem::path>{dir / "good.json"});
+}
+
 // Nested deep enough to overflow the stack of anything that walks it.
 TEST(ScenarioLoader, ADocumentNestedTooDeepIsAFixtureError) {
   testing::temp_dir dir;

@@ -289,8 +289,27 @@ std::vector<std::filesystem::path> scenario_files(const std::filesystem::path& f
     GRAFT_THROW(fixture_error, folder.string() + ": cannot read this folder of scenarios (" + ec.message() +
                                    "); check the path, or --fixtures (a folder holding scenarios/)");
   }
+  // Every *.json here is taken for a scenario: one that is no file (a folder,
+  // a dangling or looping link) is named, not skipped.
+  std::vector<std::string> problems;
   for (const auto& entry : entries) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+    if (entry.path().extension() != ".json") continue;
+    const std::filesystem::file_status status = entry.status(ec);
+    if (ec) {
+      problems.push_back(entry.path().string() + ": " + ec.message());  // a dangling or looping link
+    } else if (!std::filesystem::is_regular_file(status)) {
+      problems.push_back(entry.path().string() + ": not a file");
+    } else {
+      files.push_back(entry.path());
+    }
+  }
+  if (!problems.empty()) {
+    std::sort(problems.begin(), problems.end());
+    std::string message = folder.string() + ": every *.json in a folder of scenarios is read as one, and " +
+                          std::to_string(problems.size()) + " cannot be; remove or rename " +
+                          (problems.size() == 1 ? "it" : "them") + ":";
+    for (const auto& problem : problems) message += "\n  " + problem;
+    GRAFT_THROW(fixture_error, message);
   }
   std::sort(files.begin(), files.end());
   return files;
