@@ -305,6 +305,33 @@ TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnySce
   }
 }
 
+// A run writes each snapshot before it compares it: were that the goldens'
+// folder, a changed golden would be overwritten by the run and pass.
+TEST(GraftCli, RunRefusesAReportsFolderWhoseSnapshotsAreTheGoldens) {
+  temp_dir dir;
+  scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
+  const auto golden = dir / "fixtures/snapshots/double_1x1.json";
+  nlohmann::json changed = load_snapshot(golden);
+  changed["events"][0]["kind"] = "changed_by_hand";
+  write_snapshot(golden, changed);
+  std::filesystem::create_directories(dir / "linked");
+  std::filesystem::create_directory_symlink(dir / "fixtures/snapshots", dir / "linked/snapshots");
+  for (const auto& reports : {dir / "fixtures", dir / "fixtures/../fixtures/", dir / "linked"}) {
+    const auto r = graft(dir, "run double_1x1 --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(reports),
+                         "CI=true");
+    EXPECT_EQ(r.exit_code, 2) << reports << "\n" << r.output;
+    EXPECT_NE(r.output.find("graft run: --reports " + quoted(reports) + ": its snapshots/ is the goldens' folder"),
+              std::string::npos)
+        << r.output;
+    EXPECT_EQ(r.output.find("[1/1]"), std::string::npos) << "no scenario starts\n" << r.output;
+  }
+  EXPECT_EQ(load_snapshot(golden), changed);
+  const auto apart = graft(dir, "run double_1x1 --fixtures " + quoted(dir / "fixtures") + " --reports " +
+                                    quoted(dir / "reports"),
+                           "CI=true");
+  EXPECT_EQ(apart.exit_code, 1) << "the changed golden is caught\n" << apart.output;
+}
+
 // Children lead process groups of their own, so a terminal's Ctrl-C or a
 // job runner's SIGTERM reaches only graft: it kills them before it dies.
 TEST(GraftCli, ATerminationSignalKillsWhatTheRanksStarted) {

@@ -12,6 +12,17 @@ std::string named(const char* option, const std::filesystem::path& path, const s
   return std::string(option) + " '" + path.string() + "': " + reason;
 }
 
+// Whether two folders are one, through links and relative spellings; a
+// folder not yet made is compared by its spelled-out path.
+bool same_folder(const std::filesystem::path& a, const std::filesystem::path& b) {
+  std::error_code ec;
+  if (std::filesystem::equivalent(a, b, ec)) return true;
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return false;
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
+  return !ec && ca == cb;
+}
+
 }  // namespace
 
 std::vector<std::string> run_environment_problems(const paths& p) {
@@ -28,6 +39,13 @@ std::vector<std::string> run_environment_problems(const paths& p) {
   }
   if (const auto reason = unwritable_folder_reason(p.reports)) {
     problems.push_back(named("--reports", p.reports, *reason) + "; pass --reports DIR, a folder you can write");
+  } else if (same_folder(p.snapshots(), p.goldens())) {
+    // A run writes every snapshot there before it compares: each golden
+    // would be replaced by what it is meant to check, and pass.
+    problems.push_back(named("--reports", p.reports,
+                             "its snapshots/ is the goldens' folder " + p.goldens().string() +
+                                 ", so a run would overwrite every golden it checks") +
+                       "; pass --reports DIR, a folder apart from --fixtures");
   }
   return problems;
 }
