@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <deque>
 #include <fstream>
 #include <mutex>
@@ -62,7 +63,53 @@ void untrack(pid_t group) {
   }
 }
 
+// A child runs from inside posix_spawn on, but is tracked only after it: a
+// handler that killed the tracked groups in between would miss it. So a spawn
+// holds the termination signals off its own thread, and a handler on another
+// thread waits for spawns in flight to be tracked; a spawn that begins once a
+// handler has started does not start a child (the process is about to die).
+std::atomic<int> spawns_in_flight{0};
+std::atomic<bool> dying_of_a_signal{false};
+
+sigset_t termination_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, signal_number);
+  return set;
+}
+
+class spawn_window {
+ public:
+  spawn_window() {
+    const sigset_t blocked = termination_signals();
+    pthread_sigmask(SIG_BLOCK, &blocked, &before_);
+    spawns_in_flight.fetch_add(1);
+    if (dying_of_a_signal.load()) {
+      spawns_in_flight.fetch_sub(1);
+      pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+      for (;;) ::pause();  // until the handler's own death ends the process
+    }
+  }
+  ~spawn_window() {
+    spawns_in_flight.fetch_sub(1);
+    pthread_sigmask(SIG_SETMASK, &before_, nullptr);
+  }
+  spawn_window(const spawn_window&) = delete;
+  spawn_window& operator=(const spawn_window&) = delete;
+
+  // The child starts with the mask its parent had before the window.
+  const sigset_t& mask_before() const { return before_; }
+
+ private:
+  sigset_t before_{};
+};
+
 extern "C" void kill_groups_then_die(int signal_number) {
+  dying_of_a_signal.store(true);
+  while (spawns_in_flight.load() > 0) {
+    const timespec a_moment{0, 1000000};
+    ::nanosleep(&a_moment, nullptr);
+  }
   for (auto& slot : tracked_groups) {
     const pid_t group = slot.load();
     if (group > 0) ::kill(-group, SIGKILL);
@@ -93,10 +140,12 @@ child_process::child_process(const std::vector<std::string>& argv, const std::ve
   std::vector<char*> variables;
   for (const auto& v : env) variables.push_back(const_cast<char*>(v.c_str()));
   variables.push_back(nullptr);
+  const spawn_window window;
   // Its own process group (its pid), so that whatever it starts in turn (a
   // shell's commands) is killed with it.
-  posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setflags(&setup.attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&setup.attributes, 0);
+  posix_spawnattr_setsigmask(&setup.attributes, &window.mask_before());
   const int rc =
       posix_spawn(&pid_, argv.at(0).c_str(), &setup.actions, &setup.attributes, args.data(), variables.data());
   if (rc != 0) {
