@@ -283,6 +283,9 @@ TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnySce
   temp_dir dir;
   const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
   dir.write("not_a_program", "#!/bin/sh\n");
+  dir.write("snapshots_a_file/snapshots", "");
+  dir.write("runs_a_file/runs", "");
+  std::filesystem::create_directories(dir / "summary_a_folder/summary.json");
   const struct {
     std::string flag;
     std::filesystem::path path;
@@ -293,6 +296,10 @@ TEST(GraftCli, RunWithAnUnusableWorkerPluginsOrReportsPathIsBadInputBeforeAnySce
       {"--worker", dir / "fixtures", "not a file"},
       {"--plugins", dir / "missing_plugins", "not a folder"},
       {"--reports", dir / "not_a_program/reports", "cannot create this folder (Not a directory)"},
+      {"--reports", dir / "snapshots_a_file", (dir / "snapshots_a_file/snapshots").string() + " is not a folder"},
+      {"--reports", dir / "runs_a_file", (dir / "runs_a_file/runs").string() + " is not a folder"},
+      {"--reports", dir / "summary_a_folder",
+       (dir / "summary_a_folder/summary.json").string() + " is a folder, not a file"},
   };
   for (const auto& c : cases) {
     // CLI11 takes an option once; the case's --reports replaces the copy's.

@@ -28,8 +28,9 @@ std::vector<std::filesystem::path> resolve_targets(const paths& p, const std::ve
 
 // What would spoil every scenario of a run alike, before any starts: a worker
 // that cannot be started, a plugins path that is no folder, a reports folder
-// that cannot be written or whose snapshots/ is the goldens' folder. One
-// line each, naming the option and the fix.
+// that cannot be written, has a file or folder where a run writes the other,
+// or whose snapshots/ is the goldens' folder. One line each, naming the
+// option and the fix.
 std::vector<std::string> run_environment_problems(const paths& p);
 
 int run_command(const paths& p, const std::vector<std::string>& targets, int jobs);
