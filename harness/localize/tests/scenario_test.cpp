@@ -8,6 +8,7 @@
 #include <graft/error.hpp>
 
 #include "cli/command_state.hpp"
+#include "temp_dir.hpp"
 
 namespace loc = graft::harness::localize;
 
@@ -244,4 +245,23 @@ TEST(ScenarioOptions, AnUnstartableModelOrUnwritableReportsFolderIsBadInputAtOnc
   EXPECT_NE(options_error(under_a_file).find("--reports '/dev/null/reports': cannot create this folder"),
             std::string::npos)
       << options_error(under_a_file);
+}
+
+// Refused before the passes run, rather than failing to write after both did.
+TEST(ScenarioOptions, SomethingWhereTheRunWritesIsBadInputAtOnce) {
+  graft::harness::testing::temp_dir dir;
+  loc::detail::command_state s;
+  s.reports = dir.path().string();
+  s.name = "taken";
+  dir.write("localize/taken", "a file where the run's folder goes");
+  EXPECT_NE(options_error(s).find("--name 'taken': " + (dir / "localize/taken").string() + " is not a folder"),
+            std::string::npos)
+      << options_error(s);
+  std::filesystem::remove(dir / "localize/taken");
+  std::filesystem::create_directories(dir / "localize/taken/report.json");
+  EXPECT_NE(options_error(s).find((dir / "localize/taken/report.json").string() + " is a folder, not a file"),
+            std::string::npos)
+      << options_error(s);
+  std::filesystem::remove(dir / "localize/taken/report.json");
+  EXPECT_EQ(options_error(s), "");
 }

@@ -7,6 +7,7 @@
 #include <graft/error.hpp>
 #include <graft/harness/localize/model_bugs.hpp>
 #include <graft/harness/localize/model_settings.hpp>
+#include <graft/harness/localize/report.hpp>
 #include <graft/harness/path_checks.hpp>
 #include <graft/harness/scenario.hpp>
 #include <graft/harness/snapshot_store.hpp>
@@ -221,6 +222,9 @@ localize_options to_localize_options(const command_state& s) {
   // Last, since it creates the folder: only options that are otherwise valid touch the disk.
   if (const auto reason = unwritable_folder_reason(s.reports)) {
     GRAFT_THROW(config_error, "--reports '" + s.reports + "': " + *reason + "; pass --reports DIR, a folder you can write");
+  }
+  if (const auto problem = report_folder_problem(o.run_directory())) {
+    GRAFT_THROW(config_error, "--name '" + o.run_name + "': " + *problem + "; remove it, or pick another --name");
   }
   return o;
 }

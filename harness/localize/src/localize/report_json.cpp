@@ -70,11 +70,29 @@ nlohmann::json to_json(const localize_report& report) {
           {"settings", report.settings}};
 }
 
+constexpr const char* kReportJson = "report.json";
+constexpr const char* kTableTxt = "table.txt";
+constexpr const char* kPlotSvg = "plot.svg";
+
 void write_report(const localize_report& report, const std::filesystem::path& directory) {
   std::filesystem::create_directories(directory);
-  write_file(directory / "report.json", to_json(report).dump(2) + "\n");
-  write_file(directory / "table.txt", format_table(report) + "\n" + format_summary(report));
-  write_file(directory / "plot.svg", render_svg(report));
+  write_file(directory / kReportJson, to_json(report).dump(2) + "\n");
+  write_file(directory / kTableTxt, format_table(report) + "\n" + format_summary(report));
+  write_file(directory / kPlotSvg, render_svg(report));
+}
+
+std::optional<std::string> report_folder_problem(const std::filesystem::path& directory) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(directory, ec);
+  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+    return directory.string() + " is not a folder";
+  }
+  for (const char* file : {kReportJson, kTableTxt, kPlotSvg}) {
+    if (std::filesystem::is_directory(directory / file, ec)) {
+      return (directory / file).string() + " is a folder, not a file";
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace graft::harness::localize

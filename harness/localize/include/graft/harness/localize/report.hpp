@@ -63,4 +63,9 @@ std::string render_svg(const localize_report& report);
 // Writes report.json, table.txt and plot.svg into directory.
 void write_report(const localize_report& report, const std::filesystem::path& directory);
 
+// What stands where a run writes (directory is no folder, or one of its
+// report files is a folder), for the command to refuse before any pass runs
+// rather than fail after both did; nullopt when nothing does.
+std::optional<std::string> report_folder_problem(const std::filesystem::path& directory);
+
 }  // namespace graft::harness::localize
