@@ -17,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "compare.hpp"
@@ -88,7 +89,12 @@ int report(std::vector<std::string> args) {
   if (inputs.empty()) return usage("report needs at least one JSON file");
   const auto files = graft_bench::read_files(inputs);
   const auto results = graft_bench::merge_results(files);
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    throw graft_bench::bad_input("--out '" + dir.string() + "': cannot create this folder (" + ec.message() +
+                                 "); pass --out DIR, a folder you can write");
+  }
   write_file(dir / "report.md",
              graft_bench::markdown_report(results, graft_bench::build_rows(results), files));
   write_file(dir / "latency.svg", graft_bench::latency_svg(results));
