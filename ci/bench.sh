@@ -21,6 +21,7 @@
 #
 # Compare two runs (exit 1 on a regression of the median ratio beyond 10%):
 #   <build>/bench/tools/graft_bench_report compare base/recv_bench.json new/recv_bench.json
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

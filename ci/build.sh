@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Configures and builds graft in build/ (Release, tests and bench on).
-# Extra arguments go to the CMake configure step.
+#
+# Usage: ci/build.sh [CMake configure arguments, e.g. -DGRAFT_WERROR=ON]
+# Environment: GRAFT_JOBS   build jobs (default: 2)
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh

@@ -21,6 +21,7 @@
 # registry), else from ci/install-deps.sh. libtorch must use the same C++ ABI
 # as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7); the script
 # checks a pip torch's before it builds.
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

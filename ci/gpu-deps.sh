@@ -6,6 +6,7 @@
 # machine; ci/gpu-bench.sh builds against it when it is there.
 #
 # Usage: ci/gpu-deps.sh            (re-running replaces .gpu-deps/)
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

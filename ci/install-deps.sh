@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what graft needs from Debian 12's packages, and only what is missing:
 # safe to run any number of times.
+#
+# Usage: ci/install-deps.sh   (as root, or with sudo)
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 
 packages=(

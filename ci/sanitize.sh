@@ -9,6 +9,7 @@
 # short); the tests take about 4 minutes (5 under ThreadSanitizer).
 #
 # Usage: [GRAFT_SANITIZE=thread] ci/sanitize.sh [ctest arguments...]     e.g. ci/sanitize.sh -L filter
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh

@@ -1,6 +1,14 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds, runs every test with ctest.
+#
+# Usage: ci/test.sh   (no arguments; for a choice of tests, ctest --test-dir build -R REGEX)
+# Environment: GRAFT_JOBS   build and test jobs (default: 2)
+source "$(dirname "$0")/help.sh"
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "ci/test.sh takes no arguments (got: $*); run a choice of tests with ctest --test-dir build -R REGEX" >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 bash ci/build.sh
 ctest --test-dir build --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600
