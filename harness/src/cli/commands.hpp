@@ -19,6 +19,8 @@ struct paths {
   std::filesystem::path scenarios() const { return fixtures / "scenarios"; }
   std::filesystem::path goldens() const { return fixtures / "snapshots"; }
   std::filesystem::path snapshots() const { return reports / "snapshots"; }
+  std::filesystem::path runs() const { return reports / "runs"; }
+  std::filesystem::path summary() const { return reports / "summary.json"; }
 };
 
 // Resolves targets (files, folders, scenario names) to scenario files; an

@@ -78,7 +78,7 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
     std::cout << std::flush;
   });
   std::cout << "\n" << summary_table(results);
-  write_summary(p.reports / "summary.json", results);
+  write_summary(p.summary(), results);
 
   const snapshot_dirs dirs{p.goldens(), p.snapshots()};
   const auto pending = pending_names(dirs);

@@ -23,23 +23,6 @@ bool same_folder(const std::filesystem::path& a, const std::filesystem::path& b)
   return !ec && ca == cb;
 }
 
-// What a run would find in its reports folder where it writes: snapshots/
-// and runs/ must be folders and summary.json a file (if there at all), or
-// every scenario fails to write, or the summary after all of them ran.
-std::string what_is_in_the_way(const std::filesystem::path& reports) {
-  std::error_code ec;
-  for (const char* folder : {"snapshots", "runs"}) {
-    const auto status = std::filesystem::status(reports / folder, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
-      return (reports / folder).string() + " is not a folder";
-    }
-  }
-  if (std::filesystem::is_directory(reports / "summary.json", ec)) {
-    return (reports / "summary.json").string() + " is a folder, not a file";
-  }
-  return "";
-}
-
 }  // namespace
 
 std::vector<std::string> run_environment_problems(const paths& p) {
@@ -56,8 +39,9 @@ std::vector<std::string> run_environment_problems(const paths& p) {
   }
   if (const auto reason = unwritable_folder_reason(p.reports)) {
     problems.push_back(named("--reports", p.reports, *reason) + "; pass --reports DIR, a folder you can write");
-  } else if (const auto in_the_way = what_is_in_the_way(p.reports); !in_the_way.empty()) {
-    problems.push_back(named("--reports", p.reports, in_the_way) + "; remove it, or pass --reports DIR");
+  } else if (const auto in_the_way = in_the_way_reason({p.snapshots(), p.runs()}, {p.summary()})) {
+    // Else every scenario would fail to write, or the summary after all of them ran.
+    problems.push_back(named("--reports", p.reports, *in_the_way) + "; remove it, or pass --reports DIR");
   } else if (same_folder(p.snapshots(), p.goldens())) {
     // A run writes every snapshot there before it compares: each golden
     // would be replaced by what it is meant to check, and pass.

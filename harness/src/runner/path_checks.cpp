@@ -27,4 +27,19 @@ std::optional<std::string> unwritable_folder_reason(const std::filesystem::path&
   return std::nullopt;
 }
 
+std::optional<std::string> in_the_way_reason(const std::vector<std::filesystem::path>& folders,
+                                             const std::vector<std::filesystem::path>& files) {
+  std::error_code ec;
+  for (const auto& folder : folders) {
+    const auto status = std::filesystem::status(folder, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
+      return folder.string() + " is not a folder";
+    }
+  }
+  for (const auto& file : files) {
+    if (std::filesystem::is_directory(file, ec)) return file.string() + " is a folder, not a file";
+  }
+  return std::nullopt;
+}
+
 }  // namespace graft::harness

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace graft::harness {
 
@@ -16,5 +17,12 @@ std::optional<std::string> unstartable_program_reason(const std::filesystem::pat
 
 // A folder to write in; creates it (and its parents) when missing.
 std::optional<std::string> unwritable_folder_reason(const std::filesystem::path& folder);
+
+// What stands where a command will write: one of folders that exists as
+// something else ("PATH is not a folder"), or one of files that exists as a
+// folder ("PATH is a folder, not a file"); nullopt when nothing does. Paths
+// not there yet are fine: the command makes them.
+std::optional<std::string> in_the_way_reason(const std::vector<std::filesystem::path>& folders,
+                                             const std::vector<std::filesystem::path>& files);
 
 }  // namespace graft::harness

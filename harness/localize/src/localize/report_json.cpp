@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include <graft/error.hpp>
+#include <graft/harness/path_checks.hpp>
 
 namespace graft::harness::localize {
 
@@ -82,17 +83,7 @@ void write_report(const localize_report& report, const std::filesystem::path& di
 }
 
 std::optional<std::string> report_folder_problem(const std::filesystem::path& directory) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(directory, ec);
-  if (std::filesystem::exists(status) && !std::filesystem::is_directory(status)) {
-    return directory.string() + " is not a folder";
-  }
-  for (const char* file : {kReportJson, kTableTxt, kPlotSvg}) {
-    if (std::filesystem::is_directory(directory / file, ec)) {
-      return (directory / file).string() + " is a folder, not a file";
-    }
-  }
-  return std::nullopt;
+  return in_the_way_reason({directory}, {directory / kReportJson, directory / kTableTxt, directory / kPlotSvg});
 }
 
 }  // namespace graft::harness::localize
