@@ -71,10 +71,13 @@ void untrack(pid_t group) {
 std::atomic<int> spawns_in_flight{0};
 std::atomic<bool> dying_of_a_signal{false};
 
+// The signals the handler takes, and so the ones a spawn holds off.
+constexpr int kTerminationSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
 sigset_t termination_signals() {
   sigset_t set;
   sigemptyset(&set);
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, signal_number);
+  for (const int signal_number : kTerminationSignals) sigaddset(&set, signal_number);
   return set;
 }
 
@@ -124,7 +127,7 @@ void kill_children_on_termination_signals() {
   struct sigaction action {};
   action.sa_handler = kill_groups_then_die;
   sigemptyset(&action.sa_mask);
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal_number, &action, nullptr);
+  for (const int signal_number : kTerminationSignals) ::sigaction(signal_number, &action, nullptr);
 }
 
 child_process::child_process(const std::vector<std::string>& argv, const std::vector<std::string>& env,
