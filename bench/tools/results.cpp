@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <graft/harness/bounded_json.hpp>
 #include <graft/harness/input_file.hpp>
 
 namespace graft_bench {
@@ -93,9 +94,9 @@ nlohmann::json read_document(const std::string& path) {
   }
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(with_non_finite_as_null(text));
-  } catch (const nlohmann::json::exception& e) {
-    throw bad_input(path + ": not JSON (" + e.what() + ")");
+    doc = graft::harness::parse_bounded_json(with_non_finite_as_null(text));
+  } catch (const graft::harness::unreadable_json& e) {
+    throw bad_input(path + ": " + e.what() + "; give bench JSON files, written with --benchmark_out=FILE");
   }
   if (!doc.is_object() || !doc.contains("benchmarks") || !doc["benchmarks"].is_array()) {
     throw bad_input(path + ": no \"benchmarks\" array; write it with --benchmark_out=FILE "

@@ -44,9 +44,25 @@ TEST(BoundedJson, RefusesDocumentsNestedDeeperThanTheBound) {
   EXPECT_THROW(parse_bounded_json("{\"x\": " + nested_arrays(200000) + "}"), unreadable_json);
 }
 
+TEST(BoundedJson, RefusesAKeyGivenTwiceInOneObjectNamingItsPath) {
+  EXPECT_EQ(refusal_of(R"({"a": 1, "a": 2})"),
+            "a: the key is given twice in one object, and JSON would keep only the last; remove or rename one of "
+            "them");
+  const std::string nested = R"({"steps": [{"x": 1}, {"t": {"expect": {}, "tensor": [1, [2]], "expect": {}}}]})";
+  EXPECT_EQ(refusal_of(nested).rfind("steps[1].t.expect: the key is given twice", 0), 0u) << refusal_of(nested);
+  const std::string in_an_array = R"([[0, 1], {"a": {"b": 1}, "a": 2}])";
+  EXPECT_EQ(refusal_of(in_an_array).rfind("[1].a: the key is given twice", 0), 0u) << refusal_of(in_an_array);
+}
+
+TEST(BoundedJson, TheSameKeyInDifferentObjectsIsNoRepeat) {
+  const std::string text = R"({"a": {"a": 1, "b": {"a": 2}}, "b": [{"a": 3}, {"a": 4}], "c": {"a": 5}})";
+  EXPECT_EQ(parse_bounded_json(text), nlohmann::json::parse(text));
+}
+
 TEST(BoundedJson, AnEventLineIsOneObjectOrNothing) {
   EXPECT_EQ(parse_event_line(R"({"kind": "send"})"), nlohmann::json({{"kind", "send"}}));
   EXPECT_FALSE(parse_event_line("[1, 2]").has_value());
+  EXPECT_FALSE(parse_event_line(R"({"kind": "send", "kind": "recv_grafted"})").has_value());
   EXPECT_FALSE(parse_event_line("{\"kind\": ").has_value());
   EXPECT_FALSE(parse_event_line("{\"x\": " + nested_arrays(100000) + "}").has_value());
 }

@@ -302,6 +302,25 @@ TEST(ScenarioLoader, ADocumentNestedTooDeepIsAFixtureError) {
   }
 }
 
+// A step that says "expect" twice would otherwise be checked against the last
+// alone, and a scenario that lost an expectation would still pass.
+TEST(ScenarioLoader, AKeyGivenTwiceIsAFixtureErrorNamingItsPath) {
+  testing::temp_dir dir;
+  std::string text = good_document().dump();
+  const std::string expect = R"("expect":{"outcome":"sent"})";
+  const std::size_t at = text.find(expect);
+  ASSERT_NE(at, std::string::npos) << text;
+  text.insert(at + expect.size(), "," + expect);
+  try {
+    load_scenario(dir.write("good.json", text));
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    EXPECT_NE(std::string(e.what()).find("good.json: steps[0].baseline.expect: the key is given twice in one object"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(ResolveTransformSpec, ShortNamesPointIntoThePluginFolder) {
   EXPECT_EQ(resolve_transform_spec("double:double_it", "/p"), "/p/libgraft_double_transform.so:double_it");
   EXPECT_EQ(resolve_transform_spec("builtin:reshard", "/p"), "builtin:reshard");

@@ -288,6 +288,17 @@ TEST_F(SnapshotFileDiff, ASnapshotNestedTooDeepIsBadInput) {
       << result.report;
 }
 
+// A hand-edited golden that gives a key twice would otherwise be compared by
+// its last value alone, the first dropped without a word.
+TEST_F(SnapshotFileDiff, AGoldenGivingAKeyTwiceIsBadInput) {
+  const std::string document = R"({"schema_version": 1, "events": [{"kind": "send", "kind": "send"}]})";
+  const auto result = diff_snapshot_files(dir_.write("twice.json", document), golden_);
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.report.find("twice.json: events[0].kind: the key is given twice in one object"),
+            std::string::npos)
+      << result.report;
+}
+
 TEST_F(SnapshotFileDiff, TwoBadFilesAreBothNamedInArgumentOrder) {
   const auto both = diff_snapshot_files(dir_ / "first.json", dir_.write("second.json", "{"));
   EXPECT_EQ(both.exit_code, 2);
