@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <chrono>
 #include <filesystem>
 #include <string>
@@ -16,8 +18,38 @@ using graft::harness::testing::process_gone;
 
 TEST(Passes, SubstituteReplacesKnownPlaceholdersOnly) {
   const std::map<std::string, std::string> values{{"role", "target"}, {"rank", "1"}, {"events", "/tmp/e.jsonl"}};
-  EXPECT_EQ(loc::substitute("prog --role {role} --rank={rank} --events {events} {unknown} {", values),
-            "prog --role target --rank=1 --events /tmp/e.jsonl {unknown} {");
+  for (const auto use : {loc::placeholder_use::argument, loc::placeholder_use::shell_line}) {
+    EXPECT_EQ(loc::substitute("prog --role {role} --rank={rank} --events {events} {unknown} {", values, use),
+              "prog --role target --rank=1 --events /tmp/e.jsonl {unknown} {");
+  }
+  EXPECT_EQ(loc::substitute("{events}", {{"events", "/tmp/my runs/e.jsonl"}}, loc::placeholder_use::argument),
+            "/tmp/my runs/e.jsonl");
+}
+
+// What /bin/sh hands printf for a command line: each word in brackets.
+std::string words_the_shell_reads(const std::string& command_line) {
+  FILE* shell = ::popen(command_line.c_str(), "r");
+  if (shell == nullptr) return "(popen failed)";
+  std::string out;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, shell) != nullptr) out += buffer;
+  ::pclose(shell);
+  return out;
+}
+
+// A reports folder with a space or a quote in it is one word to the program
+// wherever {events} stands: bare, inside '...', or inside "...".
+TEST(Passes, ShellLinePlaceholdersStayOneWordWhereverTheyStand) {
+  const std::string path = "/tmp/my runs/it's $HOME `true` \\ \"q\" *.jsonl";
+  const std::map<std::string, std::string> values{{"events", path}, {"rank", "0"}};
+  const auto shell_reads = [&](const std::string& line) {
+    return words_the_shell_reads(loc::substitute(line, values, loc::placeholder_use::shell_line));
+  };
+  EXPECT_EQ(shell_reads("printf '[%s]' {events} {rank}"), "[" + path + "][0]");
+  EXPECT_EQ(shell_reads("printf '[%s]' --events={events}"), "[--events=" + path + "]");
+  EXPECT_EQ(shell_reads("printf '[%s]' \"--events {events} \\\"{rank}\\\"\""),
+            "[--events " + path + " \"0\"]");
+  EXPECT_EQ(shell_reads("printf '[%s]' 'at {events}' \\'{events}"), "[at " + path + "]['" + path + "]");
 }
 
 TEST(Passes, ShellCommandRunsThroughSh) {
@@ -101,6 +133,21 @@ TEST(Passes, AFailedPassStopsTheRun) {
   EXPECT_NE(report.problems[0].find("accumulated: target rank 0 ended with exit 3"), std::string::npos)
       << report.problems[0];
   EXPECT_EQ(report.problems[2], "local: not run, since the accumulated pass failed; fix that first");
+}
+
+// The built-in model and a user's command line both find their events file
+// in a reports folder whose path the shell would split or expand.
+TEST(Passes, AReportsFolderWithSpacesAndQuotesReachesTheCommand) {
+  const std::string compare_event =
+      R"({"kind":"compare","rank":0,"tags":{"name":"layer_input","layer_id":0},"metrics":{"rel_diff":0}})";
+  loc::localize_options options = shell_options("echo '" + compare_event + "' > {events}", 1);
+  options.reports_dir /= "my runs, it's $HOME";
+  const loc::localize_report report = loc::run_localize(options);
+  EXPECT_TRUE(std::filesystem::is_regular_file(options.run_directory() / "passes" / "accumulated" /
+                                               "target-rank0.events.jsonl"));
+  std::filesystem::remove_all(options.reports_dir.parent_path());
+  ASSERT_EQ(report.points.size(), 1u);
+  for (const auto& problem : report.problems) EXPECT_EQ(problem.find("wrote no events"), std::string::npos) << problem;
 }
 
 // A program with no point of --graft-name: the local pass grafts nothing, so

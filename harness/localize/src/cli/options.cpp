@@ -109,7 +109,8 @@ void add_options(CLI::App& app, command_state& s) {
 
   app.add_option("--baseline-cmd", s.baseline_cmd,
                  "the baseline's command line (run by /bin/sh -c per rank); {role} {rank} {world_size} and "
-                 "{events} are replaced, and DUMPER_GRAFTER_* plus RANK/WORLD_SIZE are set. It must write the "
+                 "{events} are replaced (quoted for the shell where needed), and DUMPER_GRAFTER_* plus "
+                 "RANK/WORLD_SIZE are set. It must write the "
                  "grafter's JSON-lines events to {events}")
       ->group(kUserGroup);
   app.add_option("--target-cmd", s.target_cmd, "the target's command line, templated the same way")->group(kUserGroup);

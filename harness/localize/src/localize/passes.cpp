@@ -31,28 +31,7 @@ struct rank_launch {
 }  // namespace
 
 side_command shell_command(const std::string& command_line, int world_size) {
-  return {{"/bin/sh", "-c", command_line}, world_size};
-}
-
-std::string substitute(const std::string& text, const std::map<std::string, std::string>& values) {
-  std::string out;
-  std::size_t i = 0;
-  while (i < text.size()) {
-    bool replaced = false;
-    if (text[i] == '{') {
-      for (const auto& [key, value] : values) {
-        const std::string placeholder = "{" + key + "}";
-        if (text.compare(i, placeholder.size(), placeholder) == 0) {
-          out += value;
-          i += placeholder.size();
-          replaced = true;
-          break;
-        }
-      }
-    }
-    if (!replaced) out += text[i++];
-  }
-  return out;
+  return {{"/bin/sh", "-c", command_line}, world_size, placeholder_use::shell_line};
 }
 
 pass_outcome run_pass(const pass_spec& spec) {
@@ -98,7 +77,7 @@ pass_outcome run_pass(const pass_spec& spec) {
       std::vector<std::string> env = environment_without(names);
       env.insert(env.end(), variables.begin(), variables.end());
       std::vector<std::string> argv;
-      for (const auto& arg : side->argv) argv.push_back(substitute(arg, values));
+      for (const auto& arg : side->argv) argv.push_back(substitute(arg, values, side->placeholders));
       children.emplace_back(argv, env, launch.log);
       launches.push_back(std::move(launch));
     }

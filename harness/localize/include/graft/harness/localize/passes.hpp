@@ -16,19 +16,27 @@
 
 namespace graft::harness::localize {
 
+// What a placeholder's value becomes: an argument as it is, or, in a command
+// line for /bin/sh, quoted for where it stands (bare, in '...' or in "..."),
+// so that a path with a space or a quote (--reports '/tmp/my runs') is still
+// one word to the program.
+enum class placeholder_use { argument, shell_line };
+
 // The command of one side. Every argument is a template: {role}, {rank},
 // {world_size} and {events} (the JSON-lines file the rank must write its
 // grafter events to) are replaced per rank.
 struct side_command {
   std::vector<std::string> argv;
   int world_size = 1;
+  placeholder_use placeholders = placeholder_use::argument;
 };
 
 // A user's shell command line, run by /bin/sh -c.
 side_command shell_command(const std::string& command_line, int world_size);
 
 // Replaces each placeholder in text; unknown {...} stay as they are.
-std::string substitute(const std::string& text, const std::map<std::string, std::string>& values);
+std::string substitute(const std::string& text, const std::map<std::string, std::string>& values,
+                       placeholder_use use);
 
 struct pass_spec {
   std::string label;  // "accumulated", "local", "calibration-accumulated", ...
