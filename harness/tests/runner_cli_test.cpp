@@ -341,6 +341,21 @@ TEST(GraftCli, RunRefusesAReportsFolderWhoseSnapshotsAreTheGoldens) {
 
 // Children lead process groups of their own, so a terminal's Ctrl-C or a
 // job runner's SIGTERM reaches only graft: it kills them before it dies.
+// graft --reports DIR is the reports folder of every command that writes
+// one, localize's too; localize's own --reports is the more specific.
+TEST(GraftCli, LocalizeWritesUnderGraftsReportsFolderUnlessGivenItsOwn) {
+  temp_dir dir;
+  const auto outer = graft(dir, "--reports " + quoted(dir / "outer") + " localize --layers 1 --name outer_only");
+  EXPECT_EQ(outer.exit_code, 0) << outer.output;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "outer/localize/outer_only/report.json")) << outer.output;
+
+  const auto both = graft(dir, "--reports " + quoted(dir / "outer") + " localize --reports " +
+                                   quoted(dir / "inner") + " --layers 1 --name both");
+  EXPECT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dir / "inner/localize/both/report.json")) << both.output;
+  EXPECT_FALSE(std::filesystem::exists(dir / "outer/localize/both")) << both.output;
+}
+
 TEST(GraftCli, ATerminationSignalKillsWhatTheRanksStarted) {
   for (const int signal_number : {SIGTERM, SIGINT}) {
     temp_dir dir;

@@ -37,6 +37,16 @@ int run_command(const command_state& state) {
   return report.diverges() ? 1 : 0;
 }
 
+// graft's --reports, given before the command (graft --reports DIR localize),
+// names the reports folder for localize as it does for graft run; localize's
+// own --reports, after the command, is the more specific and wins.
+void take_graft_reports(const CLI::App& command, command_state& state) {
+  const CLI::App* graft = command.get_parent();
+  if (graft == nullptr || command.get_option("--reports")->count() > 0) return;
+  const CLI::Option* reports = graft->get_option_no_throw("--reports");
+  if (reports != nullptr && reports->count() > 0) state.reports = reports->as<std::string>();
+}
+
 }  // namespace detail
 
 namespace {
@@ -44,8 +54,9 @@ namespace {
 void bind(CLI::App& app, int* exit_code) {
   auto state = std::make_shared<detail::command_state>();
   detail::add_options(app, *state);
-  app.callback([state, exit_code] {
+  app.callback([&app, state, exit_code] {
     try {
+      detail::take_graft_reports(app, *state);
       *exit_code = detail::run_command(*state);
     } catch (const std::exception& e) {
       std::cerr << "graft localize: " << e.what() << "\n";
