@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   app.fallthrough();
   cli::paths p{GRAFT_DEFAULT_FIXTURES_DIR, GRAFT_DEFAULT_REPORTS_DIR, GRAFT_DEFAULT_PLUGINS_DIR, default_worker()};
   app.add_option("--fixtures", p.fixtures, "folder with scenarios/ and snapshots/")->capture_default_str();
-  app.add_option("--reports", p.reports, "folder for snapshots/, runs/ and summary.json")->capture_default_str();
+  app.add_option("--reports", p.reports, "folder for snapshots/, runs/, summary.json and localize/")->capture_default_str();
   app.add_option("--plugins", p.plugins, "folder of the sample transform plugins")->capture_default_str();
   app.add_option("--worker", p.worker, "the graft_worker executable")->capture_default_str();
 
