@@ -100,6 +100,7 @@ class peer {
   }
 
   void kill_now() { kill(pid_, SIGKILL); }
+  bool signal(int signal_number) const { return kill(pid_, signal_number) == 0; }
   std::string output() const { return read_text(output_); }
 
  private:
@@ -196,19 +197,61 @@ TEST_F(C10dProcesses, WorldSizesThatDisagreeAreAConfigErrorOnBothSides) {
   }
 }
 
+// A socket listening on port that never accepts: the kernel completes each
+// connection for it, and nothing ever answers. Closed with the test.
+class silent_listener {
+ public:
+  explicit silent_listener(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_ANY);
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    listening_ = fd_ >= 0 && bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 &&
+                 listen(fd_, 4) == 0;
+  }
+  ~silent_listener() {
+    if (fd_ >= 0) close(fd_);
+  }
+  silent_listener(const silent_listener&) = delete;
+  silent_listener& operator=(const silent_listener&) = delete;
+  bool listening() const { return listening_; }
+
+ private:
+  int fd_;
+  bool listening_ = false;
+};
+
+// Another program on the port, or a store host stopped before anyone
+// connected: the connection succeeds and no answer ever comes.
+TEST_F(C10dProcesses, AStoreThatNeverAnswersIsATimeoutNamingTheEndpoint) {
+  const silent_listener listener(port_);
+  ASSERT_TRUE(listener.listening());
+  auto target = start("target", 0, 1, 1, 2, 1);
+  EXPECT_EQ(target->exit_code(), kTimeoutError) << target->output();
+  const std::string out = target->output();
+  EXPECT_TRUE(contains(out, "graft rank 1 of 2 (target rank 0) at 127.0.0.1:" + std::to_string(port_))) << out;
+  EXPECT_TRUE(contains(out, "took the connection but did not answer its first request within 2 s")) << out;
+  EXPECT_TRUE(contains(out, "not stopped (by a debugger or SIGSTOP)")) << out;
+}
+
+// The store host stops while a target waits in the rendezvous for a second
+// target that never comes: the target's next request to the store gets no
+// answer, and is bounded all the same.
+TEST_F(C10dProcesses, AStoreHostStoppedDuringTheRendezvousIsATimeout) {
+  auto baseline = start("baseline", 0, 1, 2, 3, 1);
+  auto target = start("target", 0, 1, 2, 3, 1);
+  std::this_thread::sleep_for(1s);
+  ASSERT_TRUE(baseline->signal(SIGSTOP));
+  const int code = target->exit_code();
+  baseline->signal(SIGCONT);
+  EXPECT_EQ(code, kTimeoutError) << target->output();
+}
+
 TEST_F(C10dProcesses, PortAlreadyTakenIsNamed) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  ASSERT_GE(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_ANY);
-  address.sin_port = htons(static_cast<std::uint16_t>(port_));
-  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  ASSERT_EQ(listen(fd, 4), 0);
+  const silent_listener listener(port_);
+  ASSERT_TRUE(listener.listening());
   auto baseline = start("baseline", 0, 1, 1, 2, 1);
-  const int code = baseline->exit_code();
-  close(fd);
-  EXPECT_EQ(code, kExchangeError) << baseline->output();
+  EXPECT_EQ(baseline->exit_code(), kExchangeError) << baseline->output();
   const std::string out = baseline->output();
   EXPECT_TRUE(contains(out, "cannot host the rendezvous store on port " + std::to_string(port_))) << out;
   EXPECT_TRUE(contains(out, "Choose a free master_port")) << out;

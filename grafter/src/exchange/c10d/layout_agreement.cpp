@@ -161,7 +161,8 @@ void agree_on_layout(c10d::Store& store, const graft_config& config, const rank_
   } catch (...) {
     rethrow_as_graft_error(rank_text(layout, me) + ": the rendezvous store at " + config.master_address + ":" +
                                std::to_string(config.master_port) + " failed during the layout check",
-                           "graft rank 0 hosts the store: check that it is still running");
+                           "graft rank 0 hosts the store: check that it is still running and not stopped (by a "
+                           "debugger or SIGSTOP)");
   }
 }
 

@@ -113,6 +113,31 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
 }
 #endif
 
+// c10d's store client waits for its answers without a bound, except in
+// Store::wait, whose timeout is part of its contract. A store that took the
+// connection but never answers (graft rank 0 stopped in a debugger or by
+// SIGSTOP, or another program listening on the port: the kernel accepts for
+// it) would hold the first add() of the layout check forever. So the first
+// request is a wait, on a key this rank has just set. Its timeout also stays
+// on the client's socket (libtorch 1.13 sets it there and never resets it),
+// bounding every later request of the rendezvous too.
+void check_store_answers(c10d::Store& store, const graft_config& config, const rank_layout& layout,
+                         std::chrono::steady_clock::time_point deadline) {
+  const std::string key = "answers/" + std::to_string(layout.graft_rank());
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  try {
+    store.set(key, {1});
+    store.wait({key}, std::max(left, std::chrono::milliseconds(std::chrono::seconds(1))));
+  } catch (...) {
+    rethrow_as_graft_error(
+        endpoint_text(config, layout) + ": the rendezvous store at " + config.master_address + ":" +
+            std::to_string(config.master_port) + " took the connection but did not answer its first request " +
+            "within " + seconds_text(config.timeout_seconds),
+        "Graft rank 0 (baseline rank 0) hosts it: check that it is running and not stopped (by a debugger or "
+        "SIGSTOP), and that no other program listens on port " + std::to_string(config.master_port));
+  }
+}
+
 }  // namespace
 
 bool c10d_groups::has_nccl() const {
@@ -160,6 +185,7 @@ c10d_groups join_graft_world(const graft_config& config, const rank_layout& layo
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   c10d_groups groups;
   groups.store = c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout));
+  check_store_answers(*groups.store, config, layout, deadline);
   agree_on_layout(*groups.store, config, layout, deadline);
   groups.gloo = make_gloo_group(groups.store, config, layout, timeout);
 #ifdef GRAFT_WITH_NCCL
