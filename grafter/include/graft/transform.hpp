@@ -31,7 +31,7 @@ struct graft_transform_input {
   // keep the at::Tensor, never a bare data pointer.
   std::vector<at::Tensor> received_list;
   std::vector<nlohmann::json> received_extras_list;  // one per sender; null when omitted
-  const at::Tensor& target;                          // read-only by contract
+  const at::Tensor& target;                          // read-only: a write skips the call
   graft::direction direction;
   int recv_rank;                                     // this receiver's local rank on its side
   int recv_world_size;                               // receivers on this side

@@ -1,6 +1,7 @@
 #include "core/recv_guard.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -20,10 +21,13 @@ namespace graft::detail {
 
 namespace {
 
-// A failure with its kind, for the recv_skipped event.
+// A failure with its kind, for the recv_skipped event. Every failure leaves
+// the target as it was, unless a transform wrote into it itself.
 struct skip : std::runtime_error {
-  skip(std::string kind_, const std::string& message) : std::runtime_error(message), kind(std::move(kind_)) {}
+  skip(std::string kind_, const std::string& message, bool target_unchanged_ = true)
+      : std::runtime_error(message), kind(std::move(kind_)), target_unchanged(target_unchanged_) {}
   std::string kind;
+  bool target_unchanged;
 };
 
 std::vector<at::Tensor> senders_on_target_device(const received& incoming, const at::Tensor& target) {
@@ -40,7 +44,7 @@ std::vector<at::Tensor> senders_on_target_device(const received& incoming, const
   return out;
 }
 
-at::Tensor run_transform(const transform& chosen, const graft_transform_input& input) {
+at::Tensor call_transform(const transform& chosen, const graft_transform_input& input) {
   try {
     return chosen.fn(input);
   } catch (const transform_error& e) {
@@ -51,6 +55,34 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
     throw skip("transform_raised", std::string("transform '") + chosen.name +
                                        "' raised something that is not a std::exception");
   }
+}
+
+// The transform's candidate, refused when the transform wrote into the
+// target, which it gets read-only: the values the graft would measure against
+// and overwrite are gone, and a compare-only call would have changed what it
+// must only read. An in-place ATen op on the target or a view of it bumps
+// their shared version counter (writes through a bare data pointer do not);
+// an inference tensor keeps none, so it is not checked.
+at::Tensor run_transform(const transform& chosen, const graft_transform_input& input) {
+  const std::optional<std::int64_t> version =
+      input.target.is_inference() ? std::nullopt : std::optional<std::int64_t>(input.target._version());
+  std::optional<skip> failed;
+  at::Tensor candidate;
+  try {
+    candidate = call_transform(chosen, input);
+  } catch (const skip& s) {
+    failed = s;
+  }
+  if (version && input.target._version() != *version) {
+    throw skip("transform_wrote_target",
+               "transform '" + chosen.name + "' wrote into the target (an in-place op on "
+               "graft_transform_input::target or a view of it), which a transform may only read; so the "
+               "call is skipped, nothing measured against the changed values and nothing written. Return a "
+               "new tensor instead" + (failed ? std::string(". It also failed: ") + failed->what() : std::string()),
+               /*target_unchanged=*/false);
+  }
+  if (failed) throw *failed;
+  return candidate;
 }
 
 // Everything that can make a candidate unusable, checked before any write;
@@ -256,12 +288,15 @@ recv_outcome graft_received(recv_request request) {
     return outcome;
   } catch (const skip& s) {
     outcome.error_kind = s.kind;
-    outcome.message = std::string(s.what()) + " (target tensor unchanged)";
+    outcome.message = std::string(s.what()) + (s.target_unchanged ? " (target tensor unchanged)"
+                                                                  : " (target tensor changed by the transform, "
+                                                                    "not by the graft)");
   } catch (const std::exception& e) {
     outcome.error_kind = "internal";
     outcome.message = exception_message(e) + " (target tensor unchanged)";
   }
-  // Unchanged, so describing it now describes it as it was.
+  // Describing the target now describes what the call leaves: the target
+  // unchanged, or as a transform that wrote into it left it.
   outcome.before = request.measure ? describe(target) : describe_layout(target);
   return outcome;
 }

@@ -60,6 +60,62 @@ TEST(grafter_failures, throwing_transform) {
   EXPECT_NE(message_of(e).find("'throws'"), std::string::npos);
 }
 
+// A 1+1 call of `sent` into `target` through a transform that adds 1 to the
+// target (through a view of it) before it returns or throws; the target's
+// event. kind is "recv_skipped" for a b2t graft, "compare_skipped" for a
+// compare-only call.
+event skip_of_a_transform_writing_the_target(bool compare_only, bool also_throws, at::Tensor& target) {
+  local_world w;
+  if (compare_only) {
+    w.config.b2t_filter.reset();
+    w.config.compare_filter = "name == 'x'";
+  }
+  w.custom_transform = transform{"writes_target", [also_throws](const graft_transform_input& in) -> at::Tensor {
+                                   in.target.view({-1}).add_(1);
+                                   if (also_throws) throw std::runtime_error("and then it failed");
+                                   return in.received_list.at(0);
+                                 }};
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      g.maybe_intercept(at::tensor({1.0f, 2.0f, 3.0f}), {{"name", "x"}});
+    } else {
+      g.maybe_intercept(target, {{"name", "x"}});
+    }
+  });
+  EXPECT_TRUE(w.events_of("recv_grafted", role::target).empty());
+  EXPECT_TRUE(w.events_of("compare", role::target).empty());
+  const auto skipped = w.events_of(compare_only ? "compare_skipped" : "recv_skipped", role::target);
+  EXPECT_EQ(skipped.size(), 1u);
+  return skipped.empty() ? event{} : skipped[0];
+}
+
+// The target a transform wrote into no longer holds what the graft would
+// measure against: skipped, nothing written, and the event says who changed
+// the target (never "target tensor unchanged").
+TEST(grafter_failures, a_transform_writing_the_target_is_skipped_and_named) {
+  for (const bool compare_only : {false, true}) {
+    at::Tensor target = at::full({3}, 9.0f);
+    const event e = skip_of_a_transform_writing_the_target(compare_only, /*also_throws=*/false, target);
+    EXPECT_EQ(e.fields["error_kind"], "transform_wrote_target") << compare_only;
+    EXPECT_TRUE(at::equal(target, at::full({3}, 10.0f))) << "only the transform's write, never the graft's";
+    const std::string message = message_of(e);
+    EXPECT_EQ(message.rfind("transform 'writes_target' wrote into the target", 0), 0u) << message;
+    EXPECT_NE(message.find("(target tensor changed by the transform, not by the graft)"), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("target tensor unchanged"), std::string::npos) << message;
+    EXPECT_EQ(e.fields["before"]["max"], 10.0) << "the event describes the target as the call leaves it";
+  }
+}
+
+TEST(grafter_failures, a_transform_writing_the_target_and_throwing_says_both) {
+  at::Tensor target = at::full({3}, 9.0f);
+  const event e = skip_of_a_transform_writing_the_target(false, /*also_throws=*/true, target);
+  EXPECT_EQ(e.fields["error_kind"], "transform_wrote_target");
+  EXPECT_NE(message_of(e).find("It also failed: transform 'writes_target' raised: and then it failed"),
+            std::string::npos)
+      << message_of(e);
+}
+
 // libtorch's errors (TORCH_CHECK, any failing ATen op) carry a C++ backtrace
 // in what(); the event has the message alone.
 bool has_backtrace(const std::string& message) {
