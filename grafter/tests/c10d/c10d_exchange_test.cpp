@@ -337,7 +337,7 @@ TEST(C10dExchange, MetaTensorFailsOnEveryRankWithoutWaitingForIt) {
 // The grafter asks first, and sends such a tensor as absent.
 TEST(C10dExchange, SaysWhichTensorsItCannotCarry) {
   graft_test::c10d_world world;
-  graft_test::rethrow_if_any(world.run([&](const rank_layout&, graft::exchange& ex) {
+  graft_test::rethrow_if_any(world.run([&](const rank_layout& l, graft::exchange& ex) {
     const std::optional<std::string> nine = ex.cannot_carry(at::ones(std::vector<std::int64_t>(9, 1)));
     ASSERT_TRUE(nine.has_value());
     EXPECT_EQ(*nine, "it has 9 dimensions and the c10d exchange carries at most 8; reshape it (merge leading "
@@ -345,6 +345,8 @@ TEST(C10dExchange, SaysWhichTensorsItCannotCarry) {
     EXPECT_TRUE(ex.cannot_carry(at::ones({2}).to_sparse()).has_value());
     EXPECT_FALSE(ex.cannot_carry(at::ones(std::vector<std::int64_t>(8, 1))).has_value());
     EXPECT_FALSE(ex.cannot_carry(at::ones({})).has_value());
+    // A rank that left at once would close its Gloo pairs while its peer still connects them.
+    exchange_values(l, ex, 0, direction::b2t);
   }));
 }
 
