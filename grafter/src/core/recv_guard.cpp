@@ -14,6 +14,7 @@
 #include <graft/metrics.hpp>
 #include <graft/tensor_info.hpp>
 
+#include "core/integer_cast.hpp"
 #include "exchange/graftable.hpp"
 #include "stats/write_measure.hpp"
 
@@ -103,6 +104,11 @@ void validate_candidate(const at::Tensor& candidate, const at::Tensor& target,
                                          dtype_name(candidate) + " for a real " + dtype_name(target) + " target");
   }
   if (candidate.scalar_type() != target.scalar_type()) {
+    if (const std::optional<std::string> problem = integer_cast_problem(candidate, target)) {
+      throw skip("cast_out_of_range", "the candidate (" + dtype_name(candidate) + ") cannot be cast to the " +
+                                          dtype_name(target) + " target: it holds " + *problem +
+                                          "; graft a tensor whose dtype holds these values");
+    }
     outcome.cast = dtype_name(candidate) + " -> " + dtype_name(target);
   }
   if (candidate.device() != target.device()) {

@@ -166,6 +166,36 @@ at::Tensor graft_once(local_world& w, const tags& t, const at::Tensor& sent, con
   return received;
 }
 
+// ATen casts into an integer dtype with static_cast: NaN, an infinity or a
+// value beyond the range would come out as whatever the machine gives.
+TEST(grafter_failures, a_cast_into_an_integer_target_that_cannot_hold_the_values_is_refused) {
+  const auto refusal = [](const at::Tensor& sent, const at::Tensor& target) {
+    local_world w;
+    const event e = expect_skipped(w, sent, target);
+    EXPECT_EQ(e.fields["error_kind"], "cast_out_of_range") << message_of(e);
+    return message_of(e);
+  };
+  EXPECT_EQ(refusal(at::tensor({1.0f, NAN, 3.0f}), at::zeros({3}, at::kInt)),
+            "the candidate (float32) cannot be cast to the int32 target: it holds 1 NaN or infinite value, which "
+            "no cast to int32 defines; graft a tensor whose dtype holds these values (target tensor unchanged)");
+  EXPECT_NE(refusal(at::tensor({1.0f, 3e9f}), at::zeros({2}, at::kInt))
+                .find("it holds values from 1 to 3e+09, beyond int32's range [-2147483648, 2147483647]"),
+            std::string::npos);
+  EXPECT_NE(refusal(at::tensor({1, 300}, at::kLong), at::zeros({2}, at::kByte))
+                .find("it holds values from 1 to 300, beyond uint8's range [0, 255]"),
+            std::string::npos);
+}
+
+TEST(grafter_failures, a_cast_into_an_integer_target_within_its_range_grafts) {
+  local_world w;
+  const at::Tensor sent = at::tensor({1.5, -2.5, 2147483647.0, -2147483648.0}, at::kDouble);
+  const at::Tensor grafted = graft_once(w, {{"name", "x"}}, sent, at::zeros({4}, at::kInt));
+  EXPECT_TRUE(at::equal(grafted, at::tensor({1, -2, 2147483647, -2147483647 - 1}, at::kInt))) << grafted;
+  const auto events = w.events_of("recv_grafted", role::target);
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].fields["cast"], "float64 -> int32");
+}
+
 struct failing_sink : event_sink {
   void write(const event&) override { throw std::runtime_error("disk full"); }
 };
