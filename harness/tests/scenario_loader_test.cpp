@@ -193,6 +193,37 @@ TEST(ScenarioLoader, NumbersOutOfRangeAreNamed) {
       << text;
 }
 
+// Tensors are made in float64 and cast: an integer tensor's literals must be
+// whole numbers the cast keeps, or it would hold numbers nobody wrote
+// (9223372036854775807 came out as -9223372036854775808).
+TEST(ScenarioLoader, IntegerTensorsHoldOnlyWholeNumbersTheyKeepExactly) {
+  nlohmann::json doc = good_document();
+  nlohmann::json& baseline = doc["steps"][0]["baseline"];
+  baseline["tensor"] = {{"dtype", "int64"}, {"values", {9223372036854775807LL, 9007199254740992LL, -4}}};
+  baseline["ranks"] = nlohmann::json::array({nlohmann::json::object(),
+      {{"tensor", {{"dtype", "int32"}, {"values", {1.5, "NaN", 2147483647, -2147483648LL}}}}}});
+  doc["steps"][0]["target"]["tensor"] = {{"dtype", "int32"}, {"shape", {4}}, {"arange", {{"start", 2147483645}}}};
+  const std::string problems = problems_of(doc);
+  EXPECT_NE(problems.find("4 problems"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.tensor.values[0]: 9223372036854775807 is beyond the whole numbers an "
+                          "int64 scenario tensor holds exactly, [-9007199254740992, 9007199254740992]"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.ranks[1].tensor.values[0]: 1.5 is not a whole number"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.ranks[1].tensor.values[1]: NaN has no int32 value"), std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("steps[0].target.tensor.arange (its last element): 2147483648 is beyond"),
+            std::string::npos)
+      << problems;
+
+  doc["steps"][0]["target"]["tensor"]["arange"]["start"] = 2147483644;
+  baseline["tensor"]["values"] = {9007199254740992LL, -9007199254740992LL, 0};
+  baseline["ranks"][1]["tensor"]["values"] = {1, 2147483647, -2147483648LL, 0};
+  EXPECT_EQ(problems_of(doc), "");
+}
+
 TEST(ScenarioLoader, TheLimitsThemselvesAreAccepted) {
   nlohmann::json doc = good_document();
   doc["world"]["target"] = kMaxScenarioWorldSize;

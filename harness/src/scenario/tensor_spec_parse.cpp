@@ -1,5 +1,11 @@
 #include <graft/harness/json_format.hpp>
 
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <utility>
+
 #include "scenario/parsers.hpp"
 
 namespace graft::harness {
@@ -29,6 +35,85 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
   return out + "]";
+}
+
+// The whole numbers a scenario tensor of an integer dtype can hold. Tensors
+// are made in float64 and then cast, so int64 is bounded by the integers
+// float64 holds exactly (2^53), int32 by its own range.
+std::optional<std::pair<double, double>> integer_bounds(const std::optional<std::string>& dtype) {
+  if (dtype == "int32") return std::pair{-2147483648.0, 2147483647.0};
+  if (dtype == "int64") return std::pair{-9007199254740992.0, 9007199254740992.0};
+  return std::nullopt;
+}
+
+// v as a scenario author wrote it: whole numbers in full (2147483648, not
+// 2.14748365e+09), NaN and the infinities by the names a spec uses.
+std::string number_text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
+  if (v == std::trunc(v) && std::fabs(v) < 1e18) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.0f", v);
+    return buffer;
+  }
+  return format_float(v);
+}
+
+// Why v cannot be a value of an integer tensor (nullopt when it can): the
+// cast from float64 would truncate it, or, for NaN, an infinity or a value
+// beyond the range, be undefined, and the tensor would hold numbers the
+// scenario never wrote.
+std::optional<std::string> integer_value_problem(double v, const std::string& shown, const std::string& dtype,
+                                                 const std::pair<double, double>& bounds) {
+  if (!std::isfinite(v)) return shown + " has no " + dtype + " value; use a whole number, or a float dtype";
+  if (v != std::trunc(v)) {
+    return shown + " is not a whole number, and an " + dtype + " tensor would truncate it; use a whole number";
+  }
+  if (v < bounds.first || v > bounds.second) {
+    return shown + " is beyond the whole numbers an " + dtype + " scenario tensor holds exactly, [" +
+           number_text(bounds.first) + ", " + number_text(bounds.second) + "]";
+  }
+  return std::nullopt;
+}
+
+// The literal numbers of an integer tensor's spec: each value, the fill, or
+// arange's start, step and last element.
+void check_integer_literals(const tensor_spec& spec, const std::string& path, json_checker& check) {
+  const auto bounds = integer_bounds(spec.dtype);
+  if (!bounds) return;
+  // shown: the literal as written, when it is one (an integer beyond float64's
+  // precision reads back as another number).
+  const auto check_value = [&](double v, const std::string& at, const std::string& shown) {
+    if (auto problem = integer_value_problem(v, shown, *spec.dtype, *bounds)) check.add(at, *problem);
+  };
+  switch (spec.kind) {
+    case tensor_spec::source::values:
+      for (std::size_t i = 0; i < spec.values.size(); ++i) {
+        double v = 0;
+        const auto& item = spec.values[i];
+        if (item.is_number()) v = item.get<double>();
+        else decode_special_float(item.get<std::string>(), &v);
+        check_value(v, json_checker::index_path(json_checker::key_path(path, "values"), i),
+                    item.is_number_integer() ? item.dump() : number_text(v));
+      }
+      break;
+    case tensor_spec::source::fill:
+      check_value(spec.fill, json_checker::key_path(path, "fill"), number_text(spec.fill));
+      break;
+    case tensor_spec::source::arange: {
+      const std::string at = json_checker::key_path(path, "arange");
+      check_value(spec.start, json_checker::key_path(at, "start"), number_text(spec.start));
+      check_value(spec.step, json_checker::key_path(at, "step"), number_text(spec.step));
+      if (const auto n = element_count(spec.shape); n && *n > 0) {
+        const double last = spec.start + spec.step * static_cast<double>(*n - 1);
+        check_value(last, at + " (its last element)", number_text(last));
+      }
+      break;
+    }
+    case tensor_spec::source::random:
+    case tensor_spec::source::from:
+      break;
+  }
 }
 
 }  // namespace
@@ -131,6 +216,8 @@ std::optional<tensor_spec> parse_tensor_spec(const nlohmann::json& value, const 
     spec.scale = check.number(value, "scale", path, false).value_or(1);
     spec.offset = check.number(value, "offset", path, false).value_or(0);
   }
+  if (check.problems().size() != before) return std::nullopt;
+  check_integer_literals(spec, path, check);
   if (check.problems().size() != before) return std::nullopt;
   return spec;
 }
