@@ -8,8 +8,11 @@
 // says why. A disabled grafter returns at once. The exchange group is created
 // lazily on the first matched call and reused. After a timeout or a broken
 // connection the grafter disables itself with one group_error event, and later
-// calls return at once. One grafter is used from one thread at a time.
+// calls return at once. One grafter is used from one thread at a time: a
+// matched call from a second thread while one runs is refused with a
+// concurrent_call event, its value untouched.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -44,21 +47,21 @@ class grafter {
   // A dump point with a tensor value; extras travel to the receivers when this
   // rank sends.
   void maybe_intercept(const at::Tensor& value, const tags& t, const nlohmann::json& extras) {
-    if (active_) intercept(&value, {}, t, extras);
+    if (active_.load(std::memory_order_relaxed)) intercept(&value, {}, t, extras);
   }
   // The same without extras. Not a default argument: that would build and
   // destroy a null json on every call, active or not (about 2 ns of a disabled
   // call's 5); here it is built only when the call goes on.
   void maybe_intercept(const at::Tensor& value, const tags& t) {
-    if (active_) intercept(&value, {}, t, nullptr);
+    if (active_.load(std::memory_order_relaxed)) intercept(&value, {}, t, nullptr);
   }
   // A dump point whose value is not a tensor (type_name says what it is). On a
   // matched name this rank still takes part in the exchange as "absent".
   void maybe_intercept_non_tensor(std::string_view type_name, const tags& t) {
-    if (active_) intercept(nullptr, type_name, t, nullptr);
+    if (active_.load(std::memory_order_relaxed)) intercept(nullptr, type_name, t, nullptr);
   }
 
-  bool active() const { return active_; }
+  bool active() const { return active_.load(std::memory_order_relaxed); }
   bool has_group() const;
   // The number of matched calls so far (the exchange sequence number).
   std::uint64_t matched_calls() const;
@@ -72,7 +75,10 @@ class grafter {
                      const nlohmann::json& extras);
   // Creates the exchange group; on failure reports it and turns the grafter off.
   bool ensure_group();
-  bool active_ = false;
+  // Atomic so that a thread calling while another turns the grafter off
+  // (a second thread's call is refused, see concurrent_call) reads it without
+  // a data race; a relaxed load is the plain load a bool's would be.
+  std::atomic<bool> active_{false};
   struct state;
   std::unique_ptr<state> state_;
 };

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <iostream>
 #include <utility>
@@ -30,6 +31,9 @@ struct grafter::state {
   std::optional<transform> chosen_transform;
   std::string transform_problem;  // why chosen_transform is empty
   std::uint64_t sequence = 0;
+  // Set while a matched call runs: the sequence, the group and the exchange
+  // are that call's alone.
+  std::atomic<bool> call_in_flight{false};
 
   void emit(std::string kind, nlohmann::json fields) const {
     event e;
@@ -180,6 +184,25 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
                                                "matches one of them"}});
     return;
   }
+  // One grafter serves one thread at a time. A matched call from a second
+  // thread while one runs is refused rather than raced (on the sequence, the
+  // group, the exchange): its value is not touched, and since its peers make
+  // the call, the ranks may disagree from here on, which the exchange reports
+  // as desync.
+  if (s.call_in_flight.exchange(true, std::memory_order_acquire)) {
+    s.emit("concurrent_call",
+           {{"tags", tags_json(t)},
+            {"message", "tags " + t.to_display_string() + " matched " + which +
+                            " while another thread's call to this grafter was running; a grafter serves one "
+                            "thread at a time, so this call is skipped and its value left as it is. Call the "
+                            "grafter from one thread, or give each thread a grafter of its own"}});
+    return;
+  }
+  struct in_flight_until_return {
+    std::atomic<bool>& flag;
+    ~in_flight_until_return() { flag.store(false, std::memory_order_release); }
+  } const in_flight{s.call_in_flight};
+
   // A compare-only name flows like b2t; the receiver measures, never writes.
   const direction dir = t2b ? direction::t2b : direction::b2t;
   const bool sends = is_sender(s.layout.side, dir);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
@@ -194,6 +195,39 @@ TEST(grafter_failures, a_cast_into_an_integer_target_within_its_range_grafts) {
   const auto events = w.events_of("recv_grafted", role::target);
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].fields["cast"], "float64 -> int32");
+}
+
+// Two threads of the target call one grafter with a matched name: the first
+// waits in the exchange for the baseline, which sends only once the second
+// call has been refused. Exactly one of the two grafts, whichever came first.
+TEST(grafter_failures, a_matched_call_from_a_second_thread_while_one_runs_is_refused) {
+  local_world w;
+  at::Tensor first = at::zeros({3});
+  at::Tensor second = at::zeros({3});
+  w.run([&](role side, int, grafter& g) {
+    if (side == role::baseline) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (w.events_of("concurrent_call", role::target).empty() && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+      g.maybe_intercept(at::tensor({1.0f, 2.0f, 3.0f}), {{"name", "x"}});
+      return;
+    }
+    std::thread other([&] { g.maybe_intercept(second, {{"name", "x"}}); });
+    g.maybe_intercept(first, {{"name", "x"}});
+    other.join();
+    EXPECT_TRUE(g.active()) << "a refused call does not turn the grafter off";
+  });
+  const auto refused = w.events_of("concurrent_call", role::target);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_NE(message_of(refused[0]).find("a grafter serves one thread at a time, so this call is skipped"),
+            std::string::npos)
+      << message_of(refused[0]);
+  EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 1u);
+  const at::Tensor sent = at::tensor({1.0f, 2.0f, 3.0f});
+  EXPECT_TRUE(at::equal(first, sent) != at::equal(second, sent)) << first << second;
+  EXPECT_TRUE(at::equal(first, at::zeros({3})) || at::equal(second, at::zeros({3})))
+      << "the refused call's value is left as it is";
 }
 
 struct failing_sink : event_sink {
