@@ -241,6 +241,23 @@ TEST(GraftCli, RunFailsOnAnUnmetExpectationSayingWhatDiffered) {
       << r.output;
 }
 
+// A `from` spec's values exist only on the rank, after the grafts before it:
+// x is [2, 4, 6, 8] there, and a quarter of it has no int32 value at 0 and 2.
+TEST(GraftCli, AFromSpecGivingValuesItsDtypeCannotHoldIsAnErrorNamingTheStep) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json& doc) {
+    doc["steps"][1]["target"]["tensor"] = {{"from", "x"}, {"dtype", "int32"}, {"scale", 0.25}};
+  });
+  const auto r = graft(dir, "run double_1x1" + where, "CI=true");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("target-0 exit 3: steps[1] 'not_matched': tensor.from: \"x\" * 0.25 + 0.0, element 0: "
+                          "0.5 is not a whole number, and an int32 tensor would truncate it; use a whole number "
+                          "(2 of 4 elements cannot be held)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("0 passed, 0 failed, 1 errors"), std::string::npos) << r.output;
+}
+
 TEST(GraftCli, RunFailsOnATamperedGoldenAndWritesAPendingOutsideCi) {
   temp_dir dir;
   const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});

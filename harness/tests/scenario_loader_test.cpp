@@ -224,6 +224,47 @@ TEST(ScenarioLoader, IntegerTensorsHoldOnlyWholeNumbersTheyKeepExactly) {
   EXPECT_EQ(problems_of(doc), "");
 }
 
+// 70000 in a float16 tensor would be Inf: rounding is what a dtype does, an
+// overflow is a number the author never wrote. Each dtype's edge is exact:
+// the largest value that still rounds to its largest finite one is accepted.
+TEST(ScenarioLoader, FloatTensorsRefuseFiniteNumbersTheirDtypeWouldMakeInfinite) {
+  nlohmann::json doc = good_document();
+  nlohmann::json& baseline = doc["steps"][0]["baseline"];
+  baseline["tensor"] = {{"dtype", "float16"}, {"values", {65519.99, 65520, -70000, "Inf"}}};
+  baseline["ranks"] = nlohmann::json::array({nlohmann::json::object(),
+      {{"tensor", {{"dtype", "bfloat16"}, {"shape", {2}}, {"fill", 3.3963e38}}}}});
+  doc["steps"][0]["target"]["tensor"] = {{"shape", {3}}, {"arange", {{"start", 0}, {"step", 1.8e38}}}};
+  const std::string problems = problems_of(doc);
+  EXPECT_NE(problems.find("4 problems"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.tensor.values[1]: 65520 is beyond float16's largest finite value, "
+                          "65504, and would become Inf; use a smaller number, a wider dtype, or write \"Inf\""),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.tensor.values[2]: -70000 is beyond float16's largest finite value, "
+                          "65504, and would become -Inf"),
+            std::string::npos)
+      << problems;
+  EXPECT_NE(problems.find("steps[0].baseline.ranks[1].tensor.fill: "), std::string::npos) << problems;
+  EXPECT_NE(problems.find("steps[0].target.tensor.arange (its last element): "), std::string::npos) << problems;
+  EXPECT_EQ(problems.find("values[0]"), std::string::npos) << problems;
+
+  baseline["tensor"]["values"] = {65519.99, -65519.99, "Inf", "-Inf"};
+  baseline["ranks"][1]["tensor"]["fill"] = 3.3961e38;
+  doc["steps"][0]["target"]["tensor"]["arange"]["step"] = 1.7e38;
+  EXPECT_EQ(problems_of(doc), "");
+}
+
+TEST(ScenarioLoader, RandomValuesAreOnlyForFloatTensors) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["tensor"] = {{"dtype", "int64"}, {"shape", {4}}, {"random", {{"seed", 1}}}};
+  EXPECT_NE(problems_of(doc).find("steps[0].target.tensor.random: draws float values (uniform in [0, 1), or normal "
+                                  "around 0), which an int64 tensor would truncate to mostly zeros"),
+            std::string::npos)
+      << problems_of(doc);
+  doc["steps"][0]["target"]["tensor"]["dtype"] = "float16";
+  EXPECT_EQ(problems_of(doc), "");
+}
+
 TEST(ScenarioLoader, TheLimitsThemselvesAreAccepted) {
   nlohmann::json doc = good_document();
   doc["world"]["target"] = kMaxScenarioWorldSize;

@@ -1,11 +1,9 @@
 #include <graft/harness/json_format.hpp>
 
-#include <cmath>
-#include <cstdio>
 #include <optional>
 #include <string>
-#include <utility>
 
+#include "scenario/dtype_values.hpp"
 #include "scenario/parsers.hpp"
 
 namespace graft::harness {
@@ -37,54 +35,17 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
   return out + "]";
 }
 
-// The whole numbers a scenario tensor of an integer dtype can hold. Tensors
-// are made in float64 and then cast, so int64 is bounded by the integers
-// float64 holds exactly (2^53), int32 by its own range.
-std::optional<std::pair<double, double>> integer_bounds(const std::optional<std::string>& dtype) {
-  if (dtype == "int32") return std::pair{-2147483648.0, 2147483647.0};
-  if (dtype == "int64") return std::pair{-9007199254740992.0, 9007199254740992.0};
-  return std::nullopt;
-}
+bool is_integer_dtype(const std::string& dtype) { return dtype == "int32" || dtype == "int64"; }
 
-// v as a scenario author wrote it: whole numbers in full (2147483648, not
-// 2.14748365e+09), NaN and the infinities by the names a spec uses.
-std::string number_text(double v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Inf" : "-Inf";
-  if (v == std::trunc(v) && std::fabs(v) < 1e18) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.0f", v);
-    return buffer;
-  }
-  return format_float(v);
-}
-
-// Why v cannot be a value of an integer tensor (nullopt when it can): the
-// cast from float64 would truncate it, or, for NaN, an infinity or a value
-// beyond the range, be undefined, and the tensor would hold numbers the
-// scenario never wrote.
-std::optional<std::string> integer_value_problem(double v, const std::string& shown, const std::string& dtype,
-                                                 const std::pair<double, double>& bounds) {
-  if (!std::isfinite(v)) return shown + " has no " + dtype + " value; use a whole number, or a float dtype";
-  if (v != std::trunc(v)) {
-    return shown + " is not a whole number, and an " + dtype + " tensor would truncate it; use a whole number";
-  }
-  if (v < bounds.first || v > bounds.second) {
-    return shown + " is beyond the whole numbers an " + dtype + " scenario tensor holds exactly, [" +
-           number_text(bounds.first) + ", " + number_text(bounds.second) + "]";
-  }
-  return std::nullopt;
-}
-
-// The literal numbers of an integer tensor's spec: each value, the fill, or
-// arange's start, step and last element.
-void check_integer_literals(const tensor_spec& spec, const std::string& path, json_checker& check) {
-  const auto bounds = integer_bounds(spec.dtype);
-  if (!bounds) return;
+// The literal numbers of a spec, each checked against its dtype: each value,
+// the fill, or arange's start and last element (and, for an integer dtype, its
+// step, which must be whole for every element to be).
+void check_literals(const tensor_spec& spec, const std::string& path, json_checker& check) {
+  const std::string dtype = spec.dtype.value_or("float32");
   // shown: the literal as written, when it is one (an integer beyond float64's
   // precision reads back as another number).
   const auto check_value = [&](double v, const std::string& at, const std::string& shown) {
-    if (auto problem = integer_value_problem(v, shown, *spec.dtype, *bounds)) check.add(at, *problem);
+    if (auto problem = dtype_value_problem(v, shown, dtype)) check.add(at, *problem);
   };
   switch (spec.kind) {
     case tensor_spec::source::values:
@@ -103,7 +64,7 @@ void check_integer_literals(const tensor_spec& spec, const std::string& path, js
     case tensor_spec::source::arange: {
       const std::string at = json_checker::key_path(path, "arange");
       check_value(spec.start, json_checker::key_path(at, "start"), number_text(spec.start));
-      check_value(spec.step, json_checker::key_path(at, "step"), number_text(spec.step));
+      if (is_integer_dtype(dtype)) check_value(spec.step, json_checker::key_path(at, "step"), number_text(spec.step));
       if (const auto n = element_count(spec.shape); n && *n > 0) {
         const double last = spec.start + spec.step * static_cast<double>(*n - 1);
         check_value(last, at + " (its last element)", number_text(last));
@@ -111,6 +72,13 @@ void check_integer_literals(const tensor_spec& spec, const std::string& path, js
       break;
     }
     case tensor_spec::source::random:
+      if (is_integer_dtype(dtype)) {
+        check.add(json_checker::key_path(path, "random"),
+                  "draws float values (uniform in [0, 1), or normal around 0), which an " + dtype +
+                      " tensor would truncate to mostly zeros; use \"values\" or \"arange\" for an integer "
+                      "tensor, or a float dtype");
+      }
+      break;
     case tensor_spec::source::from:
       break;
   }
@@ -217,7 +185,7 @@ std::optional<tensor_spec> parse_tensor_spec(const nlohmann::json& value, const 
     spec.offset = check.number(value, "offset", path, false).value_or(0);
   }
   if (check.problems().size() != before) return std::nullopt;
-  check_integer_literals(spec, path, check);
+  check_literals(spec, path, check);
   if (check.problems().size() != before) return std::nullopt;
   return spec;
 }

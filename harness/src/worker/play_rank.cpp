@@ -96,7 +96,8 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
     result["setup"]["events"] = summarise(memory->events(), 0);
 
     std::map<std::string, at::Tensor> vars;
-    for (const auto& step : s.steps) {
+    for (std::size_t step_index = 0; step_index < s.steps.size(); ++step_index) {
+      const scenario_step& step = s.steps[step_index];
       const rank_call& call = step.calls(side)[static_cast<std::size_t>(rank)];
       nlohmann::json record = {{"ran", call.runs}, {"events", nlohmann::json::array()},
                                {"initial", nullptr}, {"final", nullptr}};
@@ -104,7 +105,14 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
         const std::size_t before = memory->events().size();
         const graft::tags t = make_tags(call.name, step.tags);
         if (call.tensor) {
-          at::Tensor value = make_tensor(*call.tensor, vars);
+          at::Tensor value;
+          try {
+            value = make_tensor(*call.tensor, vars);
+          } catch (const fixture_error& e) {
+            // The runner names the side and rank; only this loop knows the step.
+            GRAFT_THROW(fixture_error,
+                        "steps[" + std::to_string(step_index) + "] '" + step.name + "': " + e.what());
+          }
           vars[step.var] = value;
           record["initial"] = tensor_value(value);
           if (g) g->maybe_intercept(value, t, call.extras);

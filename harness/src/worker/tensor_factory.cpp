@@ -1,11 +1,16 @@
 #include "worker/tensor_factory.hpp"
 
+#include <optional>
+#include <string>
+
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <graft/error.hpp>
 #include <graft/harness/json_format.hpp>
 #include <graft/tensor_info.hpp>
+
+#include "scenario/dtype_values.hpp"
 
 namespace graft::harness::worker {
 
@@ -20,6 +25,14 @@ at::ScalarType scalar_type(const std::string& dtype) {
   return at::kFloat;
 }
 
+// The scenario name of a dtype ("" for one no scenario makes).
+std::string scenario_dtype_name(at::ScalarType type) {
+  for (const auto& name : scenario_dtypes()) {
+    if (scalar_type(name) == type) return name;
+  }
+  return "";
+}
+
 double decode(const nlohmann::json& v) {
   double out = 0;
   if (v.is_string() && decode_special_float(v.get<std::string>(), &out)) return out;
@@ -28,6 +41,25 @@ double decode(const nlohmann::json& v) {
 
 // t itself, or a strided copy of a sparse t.
 at::Tensor dense_values(const at::Tensor& t) { return t.layout() == at::kStrided ? t : t.to_dense(); }
+
+// A `from` spec's values are known only here, on the rank: the first one its
+// dtype cannot hold is a fixture error, with how many more there are.
+void check_from_values(const tensor_spec& spec, const at::Tensor& values, const std::string& dtype) {
+  const double* data = values.data_ptr<double>();
+  const std::int64_t n = values.numel();
+  std::optional<std::string> first;
+  std::int64_t first_index = 0, count = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto problem = detail::dtype_value_problem(data[i], detail::number_text(data[i]), dtype);
+    if (!problem) continue;
+    if (count++ == 0) first = std::move(problem), first_index = i;
+  }
+  if (!first) return;
+  GRAFT_THROW(fixture_error, "tensor.from: \"" + spec.from + "\" * " + format_float(spec.scale) + " + " +
+                                 format_float(spec.offset) + ", element " + std::to_string(first_index) + ": " +
+                                 *first + " (" + std::to_string(count) + " of " + std::to_string(n) +
+                                 " elements cannot be held)");
+}
 
 // The spec's values as a dense tensor of its dtype.
 at::Tensor make_dense(const tensor_spec& spec, const std::map<std::string, at::Tensor>& vars) {
@@ -59,8 +91,10 @@ at::Tensor make_dense(const tensor_spec& spec, const std::map<std::string, at::T
       if (it == vars.end()) {
         GRAFT_THROW(fixture_error, "tensor.from: variable \"" + spec.from + "\" holds no tensor on this rank");
       }
-      t = dense_values(it->second).to(at::kDouble) * spec.scale + spec.offset;
-      return t.to(spec.dtype ? scalar_type(*spec.dtype) : it->second.scalar_type()).contiguous();
+      t = (dense_values(it->second).to(at::kDouble) * spec.scale + spec.offset).contiguous();
+      const at::ScalarType type = spec.dtype ? scalar_type(*spec.dtype) : it->second.scalar_type();
+      check_from_values(spec, t, scenario_dtype_name(type));
+      return t.to(type).contiguous();
     }
   }
   return t.to(scalar_type(spec.dtype.value_or("float32"))).contiguous();
