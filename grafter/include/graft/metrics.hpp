@@ -1,9 +1,15 @@
 #pragma once
 // Diff metrics between two tensors, from one pass over both with float64
-// accumulation: sum x^2, sum y^2, sum xy, sum (x-y)^2, max |x-y| with its index,
-// NaN/Inf counts. x is the reference (the target's own value before a graft),
-// y the candidate. NaN and Inf never throw: they show in the counts and the
-// derived values follow IEEE arithmetic.
+// accumulation: sum x^2, sum y^2, sum xy, sum (x-y)^2, sum (x-y)x, sum |x-y|,
+// max |x-y| with its index, NaN/Inf counts. x is the reference (the target's
+// own value before a graft), y the candidate. NaN and Inf never throw: they
+// show in the counts and the derived values follow IEEE arithmetic.
+//
+// For tensors that agree closely, rel_diff and cosine come from the sums of
+// the difference: the reference's 1 - 2 sum xy / (sum x^2 + sum y^2) is then
+// a difference of nearly equal numbers that leaves only their rounding (a
+// negative rel_diff for float64 values one bit apart), where sum (x-y)^2 /
+// (sum x^2 + sum y^2) keeps the precision of its sums.
 
 #include <cstdint>
 #include <optional>
@@ -24,15 +30,22 @@ struct diff_metrics {
 
   std::int64_t numel = 0;
   double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0;
+  // sum (x-y)x: with sum_dd it gives sum x^2 - sum y^2 = 2 sum_dx - sum_dd
+  // without the cancellation of subtracting two nearly equal sums.
+  double sum_dx = 0;
   double sum_abs = 0;
   double max_abs = 0;
   std::int64_t max_abs_index = -1;  // flat index of max |x-y|
   std::int64_t x_nan = 0, x_inf = 0, y_nan = 0, y_inf = 0;
 
-  // 1 - 2*sum_xy / (sum_xx + sum_yy): the reference's metric; NaN when both are zero.
+  // sum_dd / (sum_xx + sum_yy), which is the reference's 1 - 2 sum_xy /
+  // (sum_xx + sum_yy); NaN when both are zero, never below zero.
   double rel_diff() const;
   double mean_abs() const;
-  double cosine() const;   // NaN when a side is all zero
+  // sum_xy / (|x| |y|); where |x - y|^2 <= |x| |y|, as 1 - (sum_dd -
+  // (|x| - |y|)^2) / (2 |x| |y|), exact to the sums' precision relative to
+  // 1 - cosine. Never above 1; NaN when a side is all zero.
+  double cosine() const;
   double sqnr_db() const;  // 10 log10(sum_xx / sum_dd); +Inf when identical
   // The reference's line: "rel_diff=0.0285714 max_abs=1 mean_abs=0.333333".
   std::string summary() const;

@@ -48,7 +48,7 @@ inline constexpr std::int64_t kNoIndex = std::numeric_limits<std::int64_t>::max(
 
 // One chunk's diff sums, maximum and counts.
 struct diff_partial {
-  double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0, sum_abs = 0;
+  double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0, sum_dx = 0, sum_abs = 0;
   // -Inf so that the first element of a chunk always becomes its maximum.
   double max_abs = -kInfinity;
   std::int64_t max_abs_index = -1;
@@ -72,6 +72,7 @@ inline void combine(diff_partial& into, const diff_partial& next) {
   into.sum_yy += next.sum_yy;
   into.sum_xy += next.sum_xy;
   into.sum_dd += next.sum_dd;
+  into.sum_dx += next.sum_dx;
   into.sum_abs += next.sum_abs;
   if (beats(next.max_abs, into.max_abs)) {
     into.max_abs = next.max_abs;
@@ -266,16 +267,16 @@ inline constexpr bool kExactProducts =
 template <simd kLevel, typename T>
 inline constexpr bool kFuseProducts = kLevel == simd::avx512 && kExactProducts<T>;
 
-// The five diff sums of one step's pairs a, b (float64 vectors of any width
+// The six diff sums of one step's pairs a, b (float64 vectors of any width
 // V, one lane per element); returns |a - b|. kFuse (only in the AVX-512
 // variants, see kFuseProducts): a and b come from a dtype with exact
 // products, which then go into fused multiply-adds with the same bits.
-// d * d is not exact and is never fused. The sum of |a - b| goes through a
+// d * d and d * a are not exact and are never fused. The sum of |a - b| goes through a
 // fused multiply-add too, as |a - b| * 1 (exact): on CPUs whose adds share
 // pipes with the float conversions (AMD Zen 4) it moves work to the FMA
 // pipes, with the bits of a plain add.
 template <bool kFuse, typename V>
-GRAFT_HOT V add_diff_sums(V a, V b, V& xx, V& yy, V& xy, V& dd, V& abs) {
+GRAFT_HOT V add_diff_sums(V a, V b, V& xx, V& yy, V& xy, V& dd, V& dx, V& abs) {
   const V d = a - b;
   const V abs_d = abs_lanes(d);
   if constexpr (kFuse) {
@@ -290,6 +291,7 @@ GRAFT_HOT V add_diff_sums(V a, V b, V& xx, V& yy, V& xy, V& dd, V& abs) {
     abs += abs_d;
   }
   dd += d * d;
+  dx += d * a;
   return abs_d;
 }
 
@@ -311,16 +313,16 @@ GRAFT_HOT lanes_i64 is_inf(lanes_f64 v) { return abs_lanes(v) == kInfinity; }
 // add_one, which indexes a lane, only runs on a copy for a chunk's last
 // partial step.
 struct diff_lanes {
-  lanes_f64 xx{}, yy{}, xy{}, dd{}, abs{};
+  lanes_f64 xx{}, yy{}, xy{}, dd{}, dx{}, abs{};
   lanes_f64 max = splat(-kInfinity);
   lanes_i64 max_index = lanes_i64{} - 1;
   lanes_i64 first_nan = lanes_i64{} + kNoIndex;
   lanes_i64 x_nan{}, x_inf{}, y_nan{}, y_inf{};
 
-  // The five sums for kLanes pairs (add_diff_sums); returns |a - b|.
+  // The six sums for kLanes pairs (add_diff_sums); returns |a - b|.
   template <bool kFuse = false>
   GRAFT_HOT lanes_f64 add_sums(lanes_f64 a, lanes_f64 b) {
-    return add_diff_sums<kFuse>(a, b, xx, yy, xy, dd, abs);
+    return add_diff_sums<kFuse>(a, b, xx, yy, xy, dd, dx, abs);
   }
 
   // kLanes finite pairs starting at index i, lane l taking element i + l.
@@ -378,7 +380,7 @@ struct diff_lanes {
 
   // Whether add_unchecked only ever saw finite values: a NaN or Inf (or a
   // float64 square beyond range) leaves a sum non-finite.
-  GRAFT_HOT bool sums_finite() const { return all_finite(xx + yy, dd, abs); }
+  GRAFT_HOT bool sums_finite() const { return all_finite(xx + yy, dd + dx, abs); }
 
   // One pair of any values into lane l: add_any's arithmetic for one lane.
   GRAFT_HOT void add_one(int l, double a, double b, std::int64_t i) {
@@ -388,6 +390,7 @@ struct diff_lanes {
     yy[l] += b * b;
     xy[l] += a * b;
     dd[l] += d * d;
+    dx[l] += d * a;
     abs[l] += abs_d;
     if (abs_d > max[l]) {
       max[l] = abs_d;
@@ -408,6 +411,7 @@ struct diff_lanes {
       p.sum_yy += yy[l];
       p.sum_xy += xy[l];
       p.sum_dd += dd[l];
+      p.sum_dx += dx[l];
       p.sum_abs += abs[l];
       if (max[l] > p.max_abs || (max[l] == p.max_abs && max_index[l] >= 0 && max_index[l] < p.max_abs_index)) {
         p.max_abs = max[l];
@@ -486,6 +490,7 @@ inline diff_metrics to_metrics(const diff_partial& total, std::int64_t n) {
   m.sum_yy = total.sum_yy;
   m.sum_xy = total.sum_xy;
   m.sum_dd = total.sum_dd;
+  m.sum_dx = total.sum_dx;
   m.sum_abs = total.sum_abs;
   m.max_abs = total.max_abs;
   m.max_abs_index = total.max_abs_index;

@@ -19,7 +19,7 @@ diff_metrics aten_diff_pass(const at::Tensor& x, const at::Tensor& y) {
   // max over a dimension propagates NaN and returns the first maximal index.
   const auto [max_abs, max_index] = abs_d.max(0);
   const at::Tensor host = at::stack({(xd * xd).sum(), (yd * yd).sum(), (xd * yd).sum(),
-                                     (d * d).sum(), abs_d.sum(), max_abs,
+                                     (d * d).sum(), (d * xd).sum(), abs_d.sum(), max_abs,
                                      max_index.to(at::kDouble),
                                      at::isnan(xd).sum().to(at::kDouble),
                                      at::isinf(xd).sum().to(at::kDouble),
@@ -34,14 +34,15 @@ diff_metrics aten_diff_pass(const at::Tensor& x, const at::Tensor& y) {
   m.sum_yy = v[1];
   m.sum_xy = v[2];
   m.sum_dd = v[3];
-  m.sum_abs = v[4];
-  m.max_abs = v[5];
+  m.sum_dx = v[4];
+  m.sum_abs = v[5];
+  m.max_abs = v[6];
   // Counts and indices travel as doubles: exact up to 2^53 elements.
-  m.max_abs_index = static_cast<std::int64_t>(v[6]);
-  m.x_nan = static_cast<std::int64_t>(v[7]);
-  m.x_inf = static_cast<std::int64_t>(v[8]);
-  m.y_nan = static_cast<std::int64_t>(v[9]);
-  m.y_inf = static_cast<std::int64_t>(v[10]);
+  m.max_abs_index = static_cast<std::int64_t>(v[7]);
+  m.x_nan = static_cast<std::int64_t>(v[8]);
+  m.x_inf = static_cast<std::int64_t>(v[9]);
+  m.y_nan = static_cast<std::int64_t>(v[10]);
+  m.y_inf = static_cast<std::int64_t>(v[11]);
   return m;
 }
 

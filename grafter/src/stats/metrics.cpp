@@ -1,6 +1,8 @@
 #include <graft/metrics.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <ATen/core/Tensor.h>
@@ -49,11 +51,25 @@ const char* outcome_name(diff_metrics::status s) {
 
 }  // namespace
 
-double diff_metrics::rel_diff() const { return 1.0 - 2.0 * sum_xy / (sum_xx + sum_yy); }
+double diff_metrics::rel_diff() const { return sum_dd / (sum_xx + sum_yy); }
 
 double diff_metrics::mean_abs() const { return sum_abs / static_cast<double>(numel); }
 
-double diff_metrics::cosine() const { return sum_xy / std::sqrt(sum_xx * sum_yy); }
+double diff_metrics::cosine() const {
+  const double norm_x = std::sqrt(sum_xx);
+  const double norm_y = std::sqrt(sum_yy);
+  if (!(norm_x > 0 && norm_y > 0)) return std::numeric_limits<double>::quiet_NaN();  // a side all zero, or NaN
+  // Each form errs by about the sums' relative precision times its largest
+  // sum over |x| |y|: sum_xy's by at most that precision, the difference's
+  // by less where the difference is small (and not at all for equal tensors).
+  const double norms = norm_x * norm_y;
+  if (!(sum_dd <= norms)) return sum_xy / norms;
+  // |x| - |y| = (sum x^2 - sum y^2) / (|x| + |y|); sum_dd >= (|x| - |y|)^2
+  // (the triangle inequality), so an excess below zero is rounding.
+  const double norm_gap = (2 * sum_dx - sum_dd) / (norm_x + norm_y);
+  const double excess = sum_dd - norm_gap * norm_gap;
+  return 1.0 - std::max(excess, 0.0) / (2 * norms);
+}
 
 double diff_metrics::sqnr_db() const { return 10.0 * std::log10(sum_xx / sum_dd); }
 

@@ -53,7 +53,7 @@ struct split_diff {
   using part_u16 = typename part_vectors<kPartLanes>::u16;
   static_assert(sizeof(part_f64[kParts]) == sizeof(lanes_f64), "the parts tile the lanes");
 
-  part_f64 xx[kParts]{}, yy[kParts]{}, xy[kParts]{}, dd[kParts]{}, abs[kParts]{};
+  part_f64 xx[kParts]{}, yy[kParts]{}, xy[kParts]{}, dd[kParts]{}, dx[kParts]{}, abs[kParts]{};
   part_f64 max[kParts];
   part_i64 max_index[kParts];
 
@@ -128,6 +128,7 @@ struct split_diff {
     std::memcpy(&lanes.yy, yy, sizeof lanes.yy);
     std::memcpy(&lanes.xy, xy, sizeof lanes.xy);
     std::memcpy(&lanes.dd, dd, sizeof lanes.dd);
+    std::memcpy(&lanes.dx, dx, sizeof lanes.dx);
     std::memcpy(&lanes.abs, abs, sizeof lanes.abs);
     std::memcpy(&lanes.max, max, sizeof lanes.max);
     std::memcpy(&lanes.max_index, max_index, sizeof lanes.max_index);
@@ -137,7 +138,7 @@ struct split_diff {
  private:
   template <bool kFuse>
   GRAFT_HOT void add_part(int p, part_f64 a, part_f64 b, part_f64& block_max) {
-    const part_f64 abs_d = add_diff_sums<kFuse>(a, b, xx[p], yy[p], xy[p], dd[p], abs[p]);
+    const part_f64 abs_d = add_diff_sums<kFuse>(a, b, xx[p], yy[p], xy[p], dd[p], dx[p], abs[p]);
     block_max = abs_d > block_max ? abs_d : block_max;
   }
 };

@@ -113,6 +113,7 @@ TEST(compare, bfloat16_and_float16) {
     const at::Tensor yd = y.to(at::kDouble);
     EXPECT_EQ(m.sum_xx, ref_sum(xd * xd));
     EXPECT_EQ(m.sum_xy, ref_sum(xd * yd));
+    EXPECT_EQ(m.sum_dx, ref_sum((xd - yd) * xd));
     EXPECT_EQ(m.max_abs, (xd - yd).abs().max().item<double>());
     EXPECT_EQ(m.max_abs_index, 1);
   }
@@ -210,6 +211,7 @@ TEST(compare, non_contiguous_inputs_use_logical_order) {
   const graft::diff_metrics dense = graft::compare(x.contiguous(), y2);
   EXPECT_EQ(strided.sum_dd, dense.sum_dd);
   EXPECT_EQ(strided.sum_xy, dense.sum_xy);
+  EXPECT_EQ(strided.sum_dx, dense.sum_dx);
   EXPECT_EQ(strided.max_abs_index, dense.max_abs_index);
 }
 
@@ -229,6 +231,7 @@ TEST(compare, large_tensor_agrees_with_aten_float64) {
   near(m.sum_yy, ref_sum(yd * yd));
   near(m.sum_xy, ref_sum(xd * yd));
   near(m.sum_dd, ref_sum(d * d));
+  near(m.sum_dx, ref_sum(d * xd));
   near(m.sum_abs, ref_sum(d.abs()));
   const auto [max_abs, index] = d.abs().max(0);
   EXPECT_EQ(m.max_abs, max_abs.item<double>());
@@ -254,6 +257,7 @@ TEST(compare, results_are_bitwise_deterministic_across_runs_and_thread_counts) {
     EXPECT_EQ(first.sum_yy, other->sum_yy);
     EXPECT_EQ(first.sum_xy, other->sum_xy);
     EXPECT_EQ(first.sum_dd, other->sum_dd);
+    EXPECT_EQ(first.sum_dx, other->sum_dx);
     EXPECT_EQ(first.sum_abs, other->sum_abs);
     EXPECT_EQ(first.max_abs_index, other->max_abs_index);
   }
@@ -380,11 +384,14 @@ TEST(diff_metrics, derived_values_from_sums) {
   m.sum_xx = 39204;
   m.sum_yy = 30;
   m.sum_xy = 990;
+  m.sum_dd = 39204 + 30 - 2 * 990;  // x = (99, 99, 99, 99), y = (1, 2, 3, 4)
+  m.sum_dx = 39204 - 990;
   m.sum_abs = 386;
   m.max_abs = 98;
   EXPECT_EQ(m.summary(), "rel_diff=0.949534 max_abs=98 mean_abs=96.5");
   EXPECT_DOUBLE_EQ(m.rel_diff(), 1.0 - 1980.0 / 39234.0);
   EXPECT_DOUBLE_EQ(m.mean_abs(), 96.5);
+  EXPECT_DOUBLE_EQ(m.cosine(), 990.0 / std::sqrt(39204.0 * 30.0));
 }
 
 }  // namespace

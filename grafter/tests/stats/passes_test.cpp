@@ -27,6 +27,7 @@ void expect_same_diff(const graft::diff_metrics& a, const graft::diff_metrics& b
   near(a.sum_yy, b.sum_yy);
   near(a.sum_xy, b.sum_xy);
   near(a.sum_dd, b.sum_dd);
+  near(a.sum_dx, b.sum_dx);
   near(a.sum_abs, b.sum_abs);
   near(a.max_abs, b.max_abs);
   EXPECT_EQ(a.max_abs_index, b.max_abs_index);

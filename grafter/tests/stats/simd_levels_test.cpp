@@ -74,6 +74,7 @@ std::vector<std::uint64_t> diff_bits(const graft::diff_metrics &m) {
           bits(m.sum_yy),
           bits(m.sum_xy),
           bits(m.sum_dd),
+          bits(m.sum_dx),
           bits(m.sum_abs),
           bits(m.max_abs),
           static_cast<std::uint64_t>(m.max_abs_index),

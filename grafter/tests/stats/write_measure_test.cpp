@@ -34,6 +34,7 @@ void expect_identical(const graft::diff_metrics& a, const graft::diff_metrics& b
   EXPECT_SAME_DOUBLE(a.sum_yy, b.sum_yy);
   EXPECT_SAME_DOUBLE(a.sum_xy, b.sum_xy);
   EXPECT_SAME_DOUBLE(a.sum_dd, b.sum_dd);
+  EXPECT_SAME_DOUBLE(a.sum_dx, b.sum_dx);
   EXPECT_SAME_DOUBLE(a.sum_abs, b.sum_abs);
   EXPECT_EQ(a.max_abs_index, b.max_abs_index);
 }
