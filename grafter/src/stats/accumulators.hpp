@@ -14,7 +14,9 @@
 // Each step of kLanes elements takes the fast path (no NaN/Inf tests) when
 // all its values are finite, else the careful path (counts, masks); both do
 // the same arithmetic on finite values, so the path taken never shows in a
-// result.
+// result. (The diff of float32 and bfloat16 values sums in float32 where it
+// can instead, float_diff.hpp: there a chunk's result depends on whether its
+// values fit float32, which its values alone decide.)
 
 #include <algorithm>
 #include <cmath>
@@ -95,12 +97,12 @@ inline void combine(stats_partial& into, const stats_partial& next) {
 
 GRAFT_HOT lanes_f64 splat(double v) { return lanes_f64{} + v; }
 
-// |v| per lane, for a float64 vector of any width (V).
+// |v| per lane, for a float64 or float32 vector of any width (V).
 template <typename V>
 GRAFT_HOT V abs_lanes(V v) {
-  decltype(v < v) bits;  // the int64 vector of V's width
+  decltype(v < v) bits;  // the integer vector of V's lane size and width
   std::memcpy(&bits, &v, sizeof bits);
-  bits &= std::numeric_limits<std::int64_t>::max();
+  bits &= std::numeric_limits<std::remove_reference_t<decltype(bits[0])>>::max();
   std::memcpy(&v, &bits, sizeof v);
   return v;
 }
@@ -134,8 +136,8 @@ static_assert(kBlockSteps % 2 == 0, "blocks load their steps in pairs (load_step
 // of kMaxBlockSteps steps: one index update per block, and find_max_elements
 // searches one block per lane at the end of a range. Together with the FMA
 // sum of |a - b| (add_diff_sums), 32 steps took 71-76 us where 4 took 84-88
-// (compare(), float32, 1 MiB, AMD EPYC Zen 4); either change alone did not
-// measure faster.
+// (compare(), float32 when it summed in float64, 1 MiB, AMD EPYC Zen 4);
+// either change alone did not measure faster.
 inline constexpr int kMaxBlockSteps = 32;
 inline constexpr int kMaxBlock = kMaxBlockSteps * kLanes;
 static_assert(kChunk % kMaxBlock == 0, "chunks start on a max block boundary");
@@ -168,6 +170,34 @@ GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
 // float32 and bfloat16 load as whole vectors of float (their opmath type).
 template <typename T>
 inline constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
+
+// Whether the passes take x - y of T in float32, as float32 arithmetic
+// (PyTorch's for float32, its opmath for bfloat16) computes it: then every
+// product of the diff sums is exact in float64, and the float32 sums of
+// float_diff.hpp can stand in for float64 ones.
+template <typename T>
+inline constexpr bool kFloatDifference = kVectorised<T>;
+
+// a - b per lane; kFloat: a and b hold float32 values, and the difference
+// is rounded to float32 (exactly float32's a - b).
+template <bool kFloat>
+GRAFT_HOT lanes_f64 difference(lanes_f64 a, lanes_f64 b) {
+  if constexpr (kFloat) {
+    return __builtin_convertvector(__builtin_convertvector(a, lanes_f32) - __builtin_convertvector(b, lanes_f32),
+                                   lanes_f64);
+  } else {
+    return a - b;
+  }
+}
+
+template <bool kFloat>
+GRAFT_HOT double difference(double a, double b) {
+  if constexpr (kFloat) {
+    return static_cast<double>(static_cast<float>(a) - static_cast<float>(b));
+  } else {
+    return a - b;
+  }
+}
 
 // The kLanes values at p, as float; T is float or bfloat16 (kVectorised).
 template <typename T>
@@ -239,16 +269,10 @@ GRAFT_HOT step_pair widen_pair(pair_f32 f) {
           __builtin_shufflevector(d, d, 8, 9, 10, 11, 12, 13, 14, 15)};
 }
 
-// Two steps' values (2 * kLanes from p) as float64; the AVX-512 variants
-// convert float32 straight from memory (widen_floats) and bfloat16 a step at
-// a time (widen_bfloat16s).
-template <simd kLevel = simd::baseline, typename T>
+// Two steps' values (2 * kLanes from p) as float64.
+template <typename T>
 GRAFT_HOT step_pair load_step_pair(const T* p) {
-  if constexpr (std::is_same_v<T, float> && kLevel == simd::avx512) {
-    return {widen_floats(p), widen_floats(p + kLanes)};
-  } else if constexpr (std::is_same_v<T, c10::BFloat16> && kLevel == simd::avx512) {
-    return {widen_bfloat16s(p), widen_bfloat16s(p + kLanes)};
-  } else if constexpr (kVectorised<T>) {
+  if constexpr (kVectorised<T>) {
     return widen_pair(load_f32_pair(p));
   } else {
     return {load_lanes(p), load_lanes(p + kLanes)};
@@ -268,16 +292,15 @@ template <simd kLevel, typename T>
 inline constexpr bool kFuseProducts = kLevel == simd::avx512 && kExactProducts<T>;
 
 // The six diff sums of one step's pairs a, b (float64 vectors of any width
-// V, one lane per element); returns |a - b|. kFuse (only in the AVX-512
-// variants, see kFuseProducts): a and b come from a dtype with exact
-// products, which then go into fused multiply-adds with the same bits.
-// d * d and d * a are not exact and are never fused. The sum of |a - b| goes through a
-// fused multiply-add too, as |a - b| * 1 (exact): on CPUs whose adds share
-// pipes with the float conversions (AMD Zen 4) it moves work to the FMA
-// pipes, with the bits of a plain add.
+// V, one lane per element) whose differences are d; returns |d|. kFuse (only
+// in the AVX-512 variants, see kFuseProducts): a and b come from a dtype with
+// exact products, which then go into fused multiply-adds with the same bits.
+// d * d and d * a are not always exact and are never fused. The sum of |d|
+// goes through a fused multiply-add too, as |d| * 1 (exact): on CPUs whose
+// adds share pipes with the float conversions (AMD Zen 4) it moves work to
+// the FMA pipes, with the bits of a plain add.
 template <bool kFuse, typename V>
-GRAFT_HOT V add_diff_sums(V a, V b, V& xx, V& yy, V& xy, V& dd, V& dx, V& abs) {
-  const V d = a - b;
+GRAFT_HOT V add_diff_sums(V a, V b, V d, V& xx, V& yy, V& xy, V& dd, V& dx, V& abs) {
   const V abs_d = abs_lanes(d);
   if constexpr (kFuse) {
     xx = fused_multiply_add(a, a, xx);
@@ -311,7 +334,9 @@ GRAFT_HOT lanes_i64 is_inf(lanes_f64 v) { return abs_lanes(v) == kInfinity; }
 // Diff accumulators of one chunk, per lane. The loops keep one of these in
 // registers: each step goes through add_finite or add_any (whole vectors);
 // add_one, which indexes a lane, only runs on a copy for a chunk's last
-// partial step.
+// partial step. kFloat: the differences are taken in float32
+// (kFloatDifference).
+template <bool kFloat>
 struct diff_lanes {
   lanes_f64 xx{}, yy{}, xy{}, dd{}, dx{}, abs{};
   lanes_f64 max = splat(-kInfinity);
@@ -322,7 +347,7 @@ struct diff_lanes {
   // The six sums for kLanes pairs (add_diff_sums); returns |a - b|.
   template <bool kFuse = false>
   GRAFT_HOT lanes_f64 add_sums(lanes_f64 a, lanes_f64 b) {
-    return add_diff_sums<kFuse>(a, b, xx, yy, xy, dd, dx, abs);
+    return add_diff_sums<kFuse>(a, b, difference<kFloat>(a, b), xx, yy, xy, dd, dx, abs);
   }
 
   // kLanes finite pairs starting at index i, lane l taking element i + l.
@@ -384,7 +409,7 @@ struct diff_lanes {
 
   // One pair of any values into lane l: add_any's arithmetic for one lane.
   GRAFT_HOT void add_one(int l, double a, double b, std::int64_t i) {
-    const double d = a - b;
+    const double d = difference<kFloat>(a, b);
     const double abs_d = std::abs(d);
     xx[l] += a * a;
     yy[l] += b * b;

@@ -1,5 +1,7 @@
 // compare() for tensors off the CPU: ATen ops in float64, run on the device
-// that holds x. Several passes over the data, but one copy to the host.
+// that holds x. Several passes over the data, but one copy to the host. Two
+// float32 or two bfloat16 tensors differ by their float32 difference, as on
+// the CPU (kFloatDifference).
 
 #include <cstdint>
 
@@ -14,7 +16,10 @@ namespace graft::detail {
 diff_metrics aten_diff_pass(const at::Tensor& x, const at::Tensor& y) {
   const at::Tensor xd = x.to(at::kDouble).flatten();
   const at::Tensor yd = y.to(x.device(), at::kDouble).flatten();
-  const at::Tensor d = xd - yd;
+  const at::ScalarType type = x.scalar_type();
+  const bool float_difference = type == y.scalar_type() && (type == at::kFloat || type == at::kBFloat16);
+  const at::Tensor d =
+      float_difference ? (x.to(at::kFloat) - y.to(x.device(), at::kFloat)).to(at::kDouble).flatten() : xd - yd;
   const at::Tensor abs_d = d.abs();
   // max over a dimension propagates NaN and returns the first maximal index.
   const auto [max_abs, max_index] = abs_d.max(0);

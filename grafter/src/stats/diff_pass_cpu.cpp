@@ -1,6 +1,8 @@
 // compare() for CPU tensors: one hand-written pass over both tensors,
-// accumulating in float64 per fixed chunk (see chunked.hpp).
+// accumulating per fixed chunk (see chunked.hpp): float32 and bfloat16 in
+// float32 blocks where they fit (float_diff.hpp), everything else in float64.
 
+#include <cmath>
 #include <cstdint>
 
 #include <ATen/Dispatch.h>
@@ -8,15 +10,19 @@
 
 #include "stats/accumulators.hpp"
 #include "stats/chunked.hpp"
+#include "stats/float_diff.hpp"
 #include "stats/passes.hpp"
 #include "stats/split_diff.hpp"
 
 namespace graft::detail {
 namespace {
 
+template <typename T>
+using diff_lanes_of = diff_lanes<kFloatDifference<T>>;
+
 // One step of kLanes pairs; known_finite skips the test.
 template <typename T>
-GRAFT_HOT void diff_step(diff_lanes& lanes, lanes_f64 a, lanes_f64 b, std::int64_t i, bool known_finite) {
+GRAFT_HOT void diff_step(diff_lanes_of<T>& lanes, lanes_f64 a, lanes_f64 b, std::int64_t i, bool known_finite) {
   if (!kMayBeNonFinite<T> || known_finite || all_finite(a, b, b)) {
     lanes.add_finite(a, b, i);
   } else {
@@ -24,9 +30,10 @@ GRAFT_HOT void diff_step(diff_lanes& lanes, lanes_f64 a, lanes_f64 b, std::int64
   }
 }
 
-// The pairs in [i, end), fewer than kMaxBlock, added to lanes; the folded total.
+// The pairs in [i, end), fewer than a block of the loop that leaves them,
+// added to lanes; the folded total.
 template <typename T>
-GRAFT_HOT diff_partial diff_tail(diff_lanes lanes, const T* x, const T* y, std::int64_t i, std::int64_t end) {
+GRAFT_HOT diff_partial diff_tail(diff_lanes_of<T> lanes, const T* x, const T* y, std::int64_t i, std::int64_t end) {
   for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
   for (int l = 0; i < end; ++i, ++l) {
     lanes.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
@@ -38,7 +45,7 @@ GRAFT_HOT diff_partial diff_tail(diff_lanes lanes, const T* x, const T* y, std::
 // finiteness once and then added fast or carefully (diff_step).
 template <typename T>
 GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
-  diff_lanes lanes;
+  diff_lanes_of<T> lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
     lanes_f64 a[kBlockSteps], b[kBlockSteps];
@@ -63,9 +70,8 @@ GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, 
 // Either way the sums and the maximum are those diff_careful gives (fused
 // products included: kFuseProducts only fuses exact ones).
 template <simd kLevel, typename T>
-GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+GRAFT_HOT diff_partial diff_unchecked(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   constexpr bool kFuse = kFuseProducts<kLevel, T>;
-  if constexpr (!kMayBeNonFinite<T>) return diff_careful(x, y, begin, end);
   constexpr int kParts = kDiffParts<kLevel>;
   using accumulators = split_diff<kParts>;
   using part_f64 = typename accumulators::part_f64;
@@ -75,15 +81,48 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
     part_f64 block_max[kParts];
     for (part_f64& m : block_max) m = part_f64{} - kInfinity;
     for (int s = 0; s < kMaxBlockSteps; s += 2) {
-      parts.template add_step_pair<kLevel, kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
+      parts.template add_step_pair<kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
     }
     parts.take_block_max(block_max, i);
   }
-  diff_lanes lanes = parts.to_lanes();
+  diff_lanes<false> lanes = parts.to_lanes();
   if (!lanes.sums_finite()) return diff_careful(x, y, begin, end);
   lanes.find_max_elements(
       [&](std::int64_t k) { return std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])); });
   return diff_tail(lanes, x, y, i, end);
+}
+
+// A float32 or bfloat16 range's whole float blocks summed in float32
+// (float_diff.hpp), the rest as diff_careful adds it; a range that float32
+// sums do not fit goes diff_careful's way from its start.
+template <simd kLevel, typename T>
+GRAFT_HOT diff_partial diff_float(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+  float_diff<kFloatParts<kLevel>> blocks;
+  diff_lanes<true> lanes;
+  std::int64_t i = begin;
+  for (; i + kFloatBlock <= end; i += kFloatBlock) {
+    blocks.add_block(x + i, y + i, static_cast<std::int32_t>(i - begin));
+  }
+  blocks.sums_into(lanes);
+  const std::int64_t blocks_end = i;
+  if (!blocks.fits_float(lanes, [&] { return all_zero(x, begin, blocks_end); },
+                         [&] { return all_zero(y, begin, blocks_end); })) {
+    return diff_careful(x, y, begin, end);
+  }
+  blocks.find_max(
+      begin, [&](std::int64_t k) { return std::abs(static_cast<float>(x[k]) - static_cast<float>(y[k])); }, lanes);
+  return diff_tail(lanes, x, y, i, end);
+}
+
+template <simd kLevel, typename T>
+GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
+  if constexpr (kFloatDifference<T>) {
+    return diff_float<kLevel>(x, y, begin, end);
+  } else if constexpr (kMayBeNonFinite<T>) {
+    return diff_unchecked<kLevel>(x, y, begin, end);
+  } else {
+    return diff_careful(x, y, begin, end);
+  }
 }
 
 template <typename T>

@@ -7,6 +7,7 @@
 // sits in its variant (the loops' disassembly shows the single
 // instructions). None changes a result bit (see each).
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -24,6 +25,10 @@ namespace graft::detail {
 
 using f64x8 = double __attribute__((vector_size(64)));  // accumulators.hpp's lanes_f64
 using f64x4 = double __attribute__((vector_size(32)));  // an AVX2 part (split_diff.hpp)
+// The parts of float_diff.hpp's 16 float32 lanes at each level.
+using f32x16 = float __attribute__((vector_size(64)));
+using f32x8 = float __attribute__((vector_size(32)));
+using f32x4 = float __attribute__((vector_size(16)));
 
 // c + a * b per lane, rounded once: one instruction for a multiply and an
 // add. The loops use it only for exact products (kFuseProducts), where one
@@ -33,34 +38,23 @@ GRAFT_TARGET_AVX512 inline f64x8 fused_multiply_add(f64x8 a, f64x8 b, f64x8 c) {
       _mm512_fmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b), reinterpret_cast<__m512d>(c)));
 }
 
-// Floats as float64 (exact), converted straight from memory. GCC 12 loads a
-// float vector and converts it from a register in halves instead, which
-// costs shuffles and, on the CPU measured, about twice the time.
-GRAFT_TARGET_AVX512 inline f64x8 widen_floats(const float* p) {
-  return reinterpret_cast<f64x8>(_mm512_cvtps_pd(_mm256_loadu_ps(p)));
+// c + a * b per float32 lane, rounded once, at each level: the same bits from
+// all three. The baseline x86-64 target has no FMA instruction; the C
+// library's fmaf rounds once too (slowly, but only CPUs without AVX2 and FMA
+// run it).
+GRAFT_TARGET_AVX512 inline f32x16 fused_multiply_add(f32x16 a, f32x16 b, f32x16 c) {
+  return reinterpret_cast<f32x16>(
+      _mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
 }
 
-// Eight bfloat16 values as float64 (exact): each becomes the high half of a
-// float, and the eight floats convert whole. GCC 12 widens the 16 values of
-// a step pair with one 512-bit word shuffle instead (load_f32_pair), which
-// took about 10% longer in compare() on AMD Zen 4.
-GRAFT_TARGET_AVX512 inline f64x8 widen_bfloat16s(const c10::BFloat16* p) {
-  const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-  const __m256i wide = _mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16);
-  return reinterpret_cast<f64x8>(_mm512_cvtps_pd(_mm256_castsi256_ps(wide)));
+GRAFT_TARGET_AVX2 inline f32x8 fused_multiply_add(f32x8 a, f32x8 b, f32x8 c) {
+  return reinterpret_cast<f32x8>(
+      _mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
 }
 
-GRAFT_TARGET_AVX2 inline f64x4 widen_floats_avx2(const float* p) {
-  return reinterpret_cast<f64x4>(_mm256_cvtps_pd(_mm_loadu_ps(p)));
-}
-
-// Four bfloat16 values as float64 (exact): each becomes the high half of a
-// float, which converts whole.
-GRAFT_TARGET_AVX2 inline f64x4 widen_bfloat16s_avx2(const c10::BFloat16* p) {
-  std::int64_t bits;
-  std::memcpy(&bits, p, sizeof bits);
-  const __m128i wide = _mm_slli_epi32(_mm_cvtepu16_epi32(_mm_cvtsi64_si128(bits)), 16);
-  return reinterpret_cast<f64x4>(_mm256_cvtps_pd(_mm_castsi128_ps(wide)));
+inline f32x4 fused_multiply_add(f32x4 a, f32x4 b, f32x4 c) {
+  for (int l = 0; l < 4; ++l) c[l] = std::fma(a[l], b[l], c[l]);
+  return c;
 }
 
 }  // namespace graft::detail

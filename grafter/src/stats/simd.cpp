@@ -12,7 +12,7 @@ simd cpu_simd() {
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
     return simd::avx512;
   }
-  if (__builtin_cpu_supports("avx2")) return simd::avx2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return simd::avx2;
 #endif
   return simd::baseline;
 }

@@ -3,11 +3,13 @@
 // three times from one body: for the baseline x86-64 target, for AVX2 and for
 // AVX-512 (function target attributes, so the library still runs on any
 // x86-64), and picked once per pass from what this CPU supports. Every
-// variant does the same float64 arithmetic in the same order (8 lanes, see
-// accumulators.hpp) and the component is built with -ffp-contract=off, so no
-// variant fuses a multiply-add that another rounds twice: the choice changes
-// speed, never a result. (The AVX-512 variants fuse exact products only,
-// which round the same fused or not: intrinsic_ops.hpp.)
+// variant does the same arithmetic in the same order (8 float64 lanes, see
+// accumulators.hpp; 16 float32 lanes, see float_diff.hpp) and the component
+// is built with -ffp-contract=off, so no variant fuses a multiply-add that
+// another rounds twice: the choice changes speed, never a result. (The
+// float64 loops of the AVX-512 variants fuse exact products only, which round
+// the same fused or not; the float32 sums fuse every product at every level,
+// the baseline's with the C library's fmaf: intrinsic_ops.hpp.)
 
 #include <cstdint>
 
@@ -17,7 +19,7 @@
 // prefer-vector-width=512: without it GCC auto-vectorises the AVX-512 variant's
 // plain loops (the unmeasured writes) at 256 bits.
 #if defined(__x86_64__)
-#define GRAFT_TARGET_AVX2 __attribute__((target("avx2")))
+#define GRAFT_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define GRAFT_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=512")))
 #else
 #define GRAFT_TARGET_AVX2
@@ -26,6 +28,7 @@
 
 namespace graft::detail {
 
+// avx2 stands for AVX2 with FMA (every CPU with AVX2 but a few has both).
 enum class simd : std::uint8_t { baseline, avx2, avx512 };
 
 // The best level this CPU runs (checked once), capped by limit_simd().

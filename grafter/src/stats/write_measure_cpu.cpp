@@ -21,6 +21,7 @@
 #include "stats/bf16_exponent_shift.hpp"
 #include "stats/bf16_rounding.hpp"
 #include "stats/chunked.hpp"
+#include "stats/float_diff.hpp"
 
 namespace graft::detail {
 namespace {
@@ -121,28 +122,45 @@ GRAFT_HOT step_values write_step(const Src* source, Dst* target, at::opmath_type
   return out;
 }
 
-// write_step's values for two steps, without writing: whole 16-lane
-// vectors for the float32/bfloat16 pairs.
+// The values of a float32 or bfloat16 target (kFloatDifference) for the 16
+// candidates starting at source, without writing them: as float32 lanes for
+// the diff, and the candidates as float64 for their statistics (write_step's
+// values, whole 16-lane vectors where the source is float32 or bfloat16 too).
+struct float_step {
+  float_lanes written;
+  step_pair candidate;
+};
+
 template <typename Src, typename Dst, bool kScaled>
-GRAFT_HOT void measure_step_pair(const Src* source, at::opmath_type<Src> scale, step_values& first,
-                                 step_values& second) {
-  if constexpr (kVectorised<Src> && kVectorised<Dst>) {
+GRAFT_HOT float_step measure_float_step(const Src* source, at::opmath_type<Src> scale) {
+  static_assert(sizeof(float_lanes) == sizeof(pair_f32), "a float step is a step pair");
+  if constexpr (kVectorised<Src>) {
     pair_f32 value = load_f32_pair(source);
     if constexpr (kScaled) value = round_pair<Src>(value * scale);
-    const step_pair candidate = widen_pair(value);
-    const step_pair written = std::is_same_v<Src, Dst> ? candidate : widen_pair(round_pair<Dst>(value));
-    first = {candidate.first, written.first};
-    second = {candidate.second, written.second};
+    return {std::is_same_v<Src, Dst> ? value : round_pair<Dst>(value), widen_pair(value)};
   } else {
     constexpr Dst* kMeasureOnly = nullptr;
-    first = write_step<Src, Dst, kScaled>(source, kMeasureOnly, scale);
-    second = write_step<Src, Dst, kScaled>(source + kLanes, kMeasureOnly, scale);
+    const step_values first = write_step<Src, Dst, kScaled>(source, kMeasureOnly, scale);
+    const step_values second = write_step<Src, Dst, kScaled>(source + kLanes, kMeasureOnly, scale);
+    // The written values are Dst's, exact in float32.
+    const lanes_f32 low = __builtin_convertvector(first.written, lanes_f32);
+    const lanes_f32 high = __builtin_convertvector(second.written, lanes_f32);
+    return {__builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+            {first.candidate, second.candidate}};
   }
 }
 
-// The accumulators of one measured write.
+// The value Dst gets for source value `value` (write_step's, one element).
+template <typename Src, typename Dst, bool kScaled>
+GRAFT_HOT Dst written_value(Src value, at::opmath_type<Src> scale) {
+  return c10::convert<Dst>(candidate_of<Src, kScaled>(value, scale));
+}
+
+// The accumulators of one measured write; kFloat: the target's dtype takes
+// its differences in float32 (kFloatDifference).
+template <bool kFloat>
 struct write_lanes {
-  diff_lanes diff;
+  diff_lanes<kFloat> diff;
   stats_lanes before, candidate;
 
   // One step: old values of the target, and what was written for them.
@@ -161,17 +179,22 @@ struct write_lanes {
   // One step of finite values, unchecked (diff_lanes::add_unchecked).
   template <bool kFuse>
   GRAFT_HOT void add_unchecked(lanes_f64 old_lanes, const step_values& step, lanes_f64& block_max) {
-    diff.add_unchecked<kFuse>(old_lanes, step.written, block_max);
+    diff.template add_unchecked<kFuse>(old_lanes, step.written, block_max);
     before.add_finite(old_lanes);
     candidate.add_finite(step.candidate);
   }
 
-  // Whether add_unchecked only ever saw finite values (an old value, a
-  // candidate or a written value that is NaN or Inf leaves a sum non-finite).
-  GRAFT_HOT bool sums_finite() const {
-    return diff.sums_finite() && all_finite(before.sum, candidate.sum, candidate.sum);
-  }
+  // Whether the statistics only ever saw finite values (an old value or a
+  // candidate that is NaN or Inf leaves a sum non-finite).
+  GRAFT_HOT bool stats_finite() const { return all_finite(before.sum, candidate.sum, candidate.sum); }
+
+  // Whether add_unchecked only ever saw finite values (a written value that
+  // is NaN or Inf leaves a diff sum non-finite).
+  GRAFT_HOT bool sums_finite() const { return diff.sums_finite() && stats_finite(); }
 };
+
+template <typename Dst>
+using write_lanes_of = write_lanes<kFloatDifference<Dst>>;
 
 // The same writes without measuring: what measure=off runs. A same-dtype
 // copy is a memmove; anything else a plain loop over elements, which the
@@ -231,11 +254,12 @@ GRAFT_HOT write_partial write_values(const Src* source, Dst* target, at::opmath_
   return write_only_impl<Src, Dst, kScaled>(source, target, scale, begin, end);
 }
 
-// The steps and elements in [i, end), fewer than kMaxBlock, measured and
-// (kWrite) written one step at a time; the folded totals.
+// The steps and elements in [i, end), fewer than a block of the loop that
+// leaves them, measured and (kWrite) written one step at a time; the folded
+// totals.
 template <typename Src, typename Dst, bool kScaled, bool kWrite>
-GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* target, at::opmath_type<Src> scale,
-                                   std::int64_t i, std::int64_t end) {
+GRAFT_HOT write_partial write_tail(write_lanes_of<Dst> lanes, const Src* source, Dst* target,
+                                   at::opmath_type<Src> scale, std::int64_t i, std::int64_t end) {
   for (; i + kLanes <= end; i += kLanes) {
     const lanes_f64 old_lanes = load_lanes(target + i);
     lanes.add(old_lanes, write_step<Src, Dst, kScaled>(source + i, kWrite ? target + i : nullptr, scale), i, false);
@@ -257,7 +281,7 @@ GRAFT_HOT write_partial write_tail(write_lanes lanes, const Src* source, Dst* ta
 template <typename Src, typename Dst, bool kScaled, bool kWrite>
 GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath_type<Src> scale,
                                       std::int64_t begin, std::int64_t end) {
-  write_lanes lanes;
+  write_lanes_of<Dst> lanes;
   std::int64_t i = begin;
   for (; i + kBlock <= end; i += kBlock) {
     // Step s reads its old values and its source before writing them, and
@@ -288,30 +312,96 @@ GRAFT_HOT write_partial write_careful(const Src* source, Dst* target, at::opmath
 // they do not, the range goes write_careful's way from its start. Either
 // way the results are write_careful's, bit for bit.
 template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kWrite>
-GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
-                                         std::int64_t begin, std::int64_t end) {
+GRAFT_HOT write_partial write_unchecked(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                        std::int64_t begin, std::int64_t end) {
   constexpr bool kFuse = kFuseProducts<kLevel, Dst>;  // the diff is of old and written values, both Dst
-  write_lanes lanes;
+  constexpr Dst* kMeasureOnly = nullptr;
+  write_lanes<false> lanes;
   std::int64_t i = begin;
   for (; i + kMaxBlock <= end; i += kMaxBlock) {
     lanes_f64 block_max = splat(-kInfinity);
     for (int s = 0; s < kMaxBlockSteps; s += 2) {
       const std::int64_t at = i + s * kLanes;
-      const step_pair old_pair = load_step_pair<kLevel>(target + at);
-      step_values first, second;
-      measure_step_pair<Src, Dst, kScaled>(source + at, scale, first, second);
-      lanes.add_unchecked<kFuse>(old_pair.first, first, block_max);
-      lanes.add_unchecked<kFuse>(old_pair.second, second, block_max);
+      const step_pair old_pair = load_step_pair(target + at);
+      const step_values first = write_step<Src, Dst, kScaled>(source + at, kMeasureOnly, scale);
+      const step_values second = write_step<Src, Dst, kScaled>(source + at + kLanes, kMeasureOnly, scale);
+      lanes.template add_unchecked<kFuse>(old_pair.first, first, block_max);
+      lanes.template add_unchecked<kFuse>(old_pair.second, second, block_max);
     }
     lanes.diff.take_block_max(block_max, i);
   }
   if (!lanes.sums_finite()) return write_careful<Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
   lanes.diff.find_max_elements([&](std::int64_t k) {
-    const Dst written = c10::convert<Dst>(candidate_of<Src, kScaled>(source[k], scale));
+    const Dst written = written_value<Src, Dst, kScaled>(source[k], scale);
     return std::abs(static_cast<double>(target[k]) - static_cast<double>(written));
   });
   if constexpr (kWrite) write_values<Src, Dst, kScaled>(source, target, scale, begin, i);
   return write_tail<Src, Dst, kScaled, kWrite>(lanes, source, target, scale, i, end);
+}
+
+// Whether every value written for [begin, end) is zero (either sign).
+template <typename Src, typename Dst, bool kScaled>
+bool writes_only_zeros(const Src* source, at::opmath_type<Src> scale, std::int64_t begin, std::int64_t end) {
+  if constexpr (!kScaled && std::is_same_v<Src, Dst>) {
+    return all_zero(source, begin, end);  // the values themselves
+  } else {
+    bool nonzero = false;
+    for (std::int64_t k = begin; k < end; ++k) nonzero |= written_value<Src, Dst, kScaled>(source[k], scale) != 0;
+    return !nonzero;
+  }
+}
+
+// The same for a float32 or bfloat16 target (kFloatDifference): whole float
+// blocks with the diff summed in float32 (float_diff.hpp, as compare() sums
+// it), the statistics as write_unchecked takes them. A range that float32
+// sums do not fit goes write_careful's way from its start, before anything
+// is written.
+template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kWrite>
+GRAFT_HOT write_partial write_float(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                    std::int64_t begin, std::int64_t end) {
+  float_diff<kFloatParts<kLevel>> blocks;
+  write_lanes<true> lanes;
+  std::int64_t i = begin;
+  for (; i + kFloatBlock <= end; i += kFloatBlock) {
+    for (int s = 0; s < kFloatBlockSteps; ++s) {
+      const std::int64_t at = i + s * kFloatLanes;
+      const float_lanes old_values = load_float_lanes(target + at);
+      const float_step step = measure_float_step<Src, Dst, kScaled>(source + at, scale);
+      blocks.add_step(old_values, step.written);
+      const step_pair old_lanes = widen_pair(old_values);
+      lanes.before.add_finite(old_lanes.first);
+      lanes.before.add_finite(old_lanes.second);
+      lanes.candidate.add_finite(step.candidate.first);
+      lanes.candidate.add_finite(step.candidate.second);
+    }
+    blocks.end_block(static_cast<std::int32_t>(i - begin));
+  }
+  blocks.sums_into(lanes.diff);
+  const std::int64_t blocks_end = i;
+  if (!lanes.stats_finite() ||
+      !blocks.fits_float(lanes.diff, [&] { return all_zero(target, begin, blocks_end); },
+                         [&] { return writes_only_zeros<Src, Dst, kScaled>(source, scale, begin, blocks_end); })) {
+    return write_careful<Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
+  }
+  blocks.find_max(
+      begin,
+      [&](std::int64_t k) {
+        return std::abs(static_cast<float>(target[k]) -
+                        static_cast<float>(written_value<Src, Dst, kScaled>(source[k], scale)));
+      },
+      lanes.diff);
+  if constexpr (kWrite) write_values<Src, Dst, kScaled>(source, target, scale, begin, i);
+  return write_tail<Src, Dst, kScaled, kWrite>(lanes, source, target, scale, i, end);
+}
+
+template <simd kLevel, typename Src, typename Dst, bool kScaled, bool kWrite>
+GRAFT_HOT write_partial write_range_impl(const Src* source, Dst* target, at::opmath_type<Src> scale,
+                                         std::int64_t begin, std::int64_t end) {
+  if constexpr (kFloatDifference<Dst>) {
+    return write_float<kLevel, Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
+  } else {
+    return write_unchecked<kLevel, Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
+  }
 }
 
 template <typename Src, typename Dst>

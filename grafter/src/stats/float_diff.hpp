@@ -1,0 +1,273 @@
+#pragma once
+// The diff sums of float32 and bfloat16 values (kFloatDifference), taken in
+// float32 where float32 can hold them.
+//
+// Float64 sums cost a conversion per value and run at half the vector width:
+// compare() of float32 tensors took 2.7 times a plain read of both. Here the
+// five sums and the sum of |x - y| run in float32, 16 lanes wide (element i
+// of a block in lane i % 16), with every product fused (one rounding); at the
+// end of each block of kFloatBlock elements they are added to float64 sums
+// (float32 lane l into float64 lane l % 8, lane l before lane l + 8) and
+// start again from zero. A float32 sum so holds at most 32 terms, each
+// rounded once: every sum of a range stays within about 2e-6 of its value,
+// relative (and usually far closer), where float64 sums would be within
+// 1e-15; rel_diff and cosine follow the sums (metrics.hpp). The range's
+// float64 sums then go into a diff_lanes (sums_into), which takes the rest
+// of the range, fewer values than a block, in float64.
+//
+// A range whose values float32 cannot sum this way goes the float64 way of
+// its caller instead (fits_float): a NaN or Inf, squares or sums beyond
+// float32's range, and sums so small (below kFloatSumFloor) that squares lost
+// to underflow could matter. A side whose values are all zero sums exactly and
+// stays.
+//
+// The maximum is kept as split_diff.hpp keeps it: per lane, the largest
+// |difference| of each block and the block where the lane's maximum first
+// appeared; find_max then searches that block once for the element.
+//
+// kParts splits the 16 lanes into register-sized parts (16 lanes for
+// AVX-512, 8 for AVX2, 4 for the baseline x86-64 target) that do the same
+// arithmetic in the same order, so that every level gives the same bits.
+// (AVX2 runs a part's 8 lanes through a block at FMA latency, not
+// throughput: 50 us per MiB of float32 where AVX-512 takes 33, on AMD Zen 4;
+// two parts at a time would need more than its 16 registers.)
+
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <c10/util/BFloat16.h>
+
+#include "stats/accumulators.hpp"
+#include "stats/intrinsic_ops.hpp"
+#include "stats/part_vectors.hpp"
+#include "stats/simd.hpp"
+#include "stats/split_diff.hpp"
+
+namespace graft::detail {
+
+inline constexpr int kFloatLanes = 16;
+inline constexpr int kFloatBlockSteps = 32;
+inline constexpr int kFloatBlock = kFloatLanes * kFloatBlockSteps;
+static_assert(kChunk % kFloatBlock == 0, "chunks start on a float block boundary");
+static_assert(kFloatLanes == 2 * kLanes, "a float32 lane flushes into float64 lane l % kLanes");
+
+// Sums of a range below this go the float64 way: a float32 square below
+// 2^-126 loses precision to underflow (at most 2^-150 each with gradual
+// underflow, 2^-126 where a host flushes denormals to zero), so a range's
+// squares lose at most kChunk * 2^-126 = 2^-111, which this floor keeps
+// below 2^-21 of any sum that stays.
+inline constexpr double kFloatSumFloor = 0x1p-90;
+
+// 16 float32 lanes: one AVX-512 register.
+using float_lanes = float __attribute__((vector_size(4 * kFloatLanes)));
+
+// Parts per level: one register's worth of float32 each.
+template <simd kLevel>
+inline constexpr int kFloatParts = kLevel == simd::avx512 ? 1 : kLevel == simd::avx2 ? 2 : 4;
+
+// The kWidth values at p as float32 lanes; T is float or bfloat16.
+template <int kWidth, typename T>
+GRAFT_HOT typename part_vectors<kWidth>::f32 load_float_part(const T* p) {
+  typename part_vectors<kWidth>::f32 f;
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(&f, p, sizeof f);
+  } else {
+    static_assert(std::is_same_v<T, c10::BFloat16>, "float32 or bfloat16 values");
+    typename part_vectors<kWidth>::u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    // A bfloat16 is a float's high half.
+    const auto wide = __builtin_convertvector(bits, typename part_vectors<kWidth>::u32) << 16;
+    std::memcpy(&f, &wide, sizeof f);
+  }
+  return f;
+}
+
+// The 16 values at p as float32 lanes.
+template <typename T>
+GRAFT_HOT float_lanes load_float_lanes(const T* p) {
+  return load_float_part<kFloatLanes>(p);
+}
+
+// Whether every value of T in [begin, end) is zero (either sign).
+template <typename T>
+bool all_zero(const T* p, std::int64_t begin, std::int64_t end) {
+  using bits_t = std::conditional_t<std::is_same_v<T, float>, std::uint32_t, std::uint16_t>;
+  static_assert(sizeof(bits_t) == sizeof(T), "float32 or bfloat16 values");
+  constexpr bits_t kMagnitude = std::numeric_limits<bits_t>::max() >> 1;
+  bits_t seen = 0;
+  for (std::int64_t i = begin; i < end; ++i) {
+    bits_t bits;
+    std::memcpy(&bits, p + i, sizeof bits);
+    seen |= bits;
+  }
+  return (seen & kMagnitude) == 0;
+}
+
+template <int kParts>
+struct float_diff {
+  static constexpr int kPartLanes = kFloatLanes / kParts;
+  using part = typename part_vectors<kPartLanes>::f32;
+  using part_offsets = typename part_vectors<kPartLanes>::i32;
+  static_assert(sizeof(part[kParts]) == sizeof(float_lanes), "the parts tile the lanes");
+  // The float64 sums, in kParts register-sized parts too (GCC 12 keeps an
+  // 8-wide float64 vector in memory below AVX-512): half a float32 part's
+  // lanes each.
+  using wide_part = typename diff_sum_parts<kParts>::part_f64;
+  static_assert(sizeof(wide_part) == sizeof(part), "a float64 part holds half a float32 part's lanes");
+
+  diff_sum_parts<kParts> sums;
+  // Each lane's largest |difference| so far and the offset (from the range's
+  // start) of the block where it first appeared; -1: none yet.
+  part max[kParts];
+  part_offsets max_block[kParts];
+
+  float_diff() {
+    for (int p = 0; p < kParts; ++p) {
+      max[p] = part{} - std::numeric_limits<float>::infinity();
+      max_block[p] = part_offsets{} - 1;
+    }
+  }
+
+  // Adds the kFloatBlock pairs at x and y (float32 or bfloat16 values), the
+  // block at `offset` from the range's start: its maxima join the running
+  // ones, its sums the float64 ones. Any values: a NaN or Inf leaves the sums
+  // non-finite, and fits_float says no. One part at a time through the whole
+  // block, so that a part's accumulators stay in registers (the 16 float32
+  // lanes of all of them do not fit AVX2's 16 registers: its loop took 73 us
+  // per MiB of float32 step by step, 50 part by part); each lane still adds
+  // its elements in their order, as add_step does.
+  template <typename Tx, typename Ty>
+  GRAFT_HOT void add_block(const Tx* x, const Ty* y, std::int32_t offset) {
+    for (int p = 0; p < kParts; ++p) {
+      part_sums block;
+      for (int s = 0; s < kFloatBlockSteps; ++s) {
+        const int at = s * kFloatLanes + p * kPartLanes;
+        block.add(load_float_part<kPartLanes>(x + at), load_float_part<kPartLanes>(y + at));
+      }
+      end_part(p, block, offset);
+    }
+  }
+
+  // The same block a step of 16 pairs at a time, for a loop that has the
+  // values in registers (the fused write's): kFloatBlockSteps calls to
+  // add_step, then end_block.
+  GRAFT_HOT void add_step(float_lanes a, float_lanes b) {
+    part ap[kParts], bp[kParts];
+    std::memcpy(ap, &a, sizeof ap);
+    std::memcpy(bp, &b, sizeof bp);
+    for (int p = 0; p < kParts; ++p) step_sums_[p].add(ap[p], bp[p]);
+  }
+
+  GRAFT_HOT void end_block(std::int32_t offset) {
+    for (int p = 0; p < kParts; ++p) {
+      end_part(p, step_sums_[p], offset);
+      step_sums_[p] = part_sums{};
+    }
+  }
+
+  // The float64 sums, into the lanes of a diff_lanes that holds none yet.
+  template <bool kFloat>
+  void sums_into(diff_lanes<kFloat>& lanes) const {
+    sums.copy_into(lanes);
+  }
+
+  // Whether lanes, holding the sums of a range's float32 blocks (sums_into)
+  // and nothing else, hold what float64 sums would to float32's precision:
+  // all finite, and each side's and the difference's squares summing to
+  // kFloatSumFloor or more, or to exactly zero from values that are zero
+  // (is_zero_x / is_zero_y: whether a side's values over the range are).
+  template <bool kFloat, typename IsZeroX, typename IsZeroY>
+  static bool fits_float(const diff_lanes<kFloat>& lanes, IsZeroX is_zero_x, IsZeroY is_zero_y) {
+    if (!all_finite(lanes.xx + lanes.yy + lanes.xy, lanes.dd + lanes.dx, lanes.abs)) return false;
+    const auto side_fits = [](double sum, auto is_zero) {
+      return sum >= kFloatSumFloor || (sum == 0 && is_zero());
+    };
+    const double abs_sum = total(lanes.abs);
+    return side_fits(total(lanes.xx), is_zero_x) && side_fits(total(lanes.yy), is_zero_y) &&
+           (total(lanes.dd) >= kFloatSumFloor || abs_sum == 0);
+  }
+
+  // Turns the blocks into elements: in each lane's block, the first step
+  // whose |difference| is the lane's maximum, merged into into's maximum
+  // (float64 lane l % 8, the first index among equal maxima).
+  // abs_difference(k) gives element k's float32 |difference|.
+  template <bool kFloat, typename AbsDifference>
+  void find_max(std::int64_t begin, AbsDifference abs_difference, diff_lanes<kFloat>& into) const {
+    float maxima[kFloatLanes];
+    std::int32_t blocks[kFloatLanes];
+    std::memcpy(maxima, max, sizeof maxima);
+    std::memcpy(blocks, max_block, sizeof blocks);
+    for (int l = 0; l < kFloatLanes; ++l) {
+      if (blocks[l] < 0) continue;
+      std::int64_t index = -1;
+      for (int s = kFloatBlockSteps - 1; s >= 0; --s) {  // the last match kept is the first step's
+        const std::int64_t k = begin + blocks[l] + s * kFloatLanes + l;
+        if (abs_difference(k) == maxima[l]) index = k;
+      }
+      const int lane = l % kLanes;
+      const double value = maxima[l];
+      if (value > into.max[lane] || (value == into.max[lane] && index < into.max_index[lane])) {
+        into.max[lane] = value;
+        into.max_index[lane] = index;
+      }
+    }
+  }
+
+ private:
+  // One part's float32 sums over a block, and its largest |difference|.
+  struct part_sums {
+    part xx{}, yy{}, xy{}, dd{}, dx{}, abs{};
+    part max = part{} - std::numeric_limits<float>::infinity();
+
+    GRAFT_HOT void add(part a, part b) {
+      const part d = a - b;
+      xx = fused_multiply_add(a, a, xx);
+      yy = fused_multiply_add(b, b, yy);
+      xy = fused_multiply_add(a, b, xy);
+      dd = fused_multiply_add(d, d, dd);
+      dx = fused_multiply_add(d, a, dx);
+      const part abs_d = abs_lanes(d);
+      abs += abs_d;
+      max = abs_d > max ? abs_d : max;
+    }
+  };
+
+  part_sums step_sums_[kParts];
+
+  // Part p of the block at `offset`: its sums into the float64 ones, its
+  // maxima into the running ones.
+  GRAFT_HOT void end_part(int p, const part_sums& block, std::int32_t offset) {
+    flush(p, block.xx, sums.xx);
+    flush(p, block.yy, sums.yy);
+    flush(p, block.xy, sums.xy);
+    flush(p, block.dd, sums.dd);
+    flush(p, block.dx, sums.dx);
+    flush(p, block.abs, sums.abs);
+    const auto above = block.max > max[p];
+    max[p] = above ? block.max : max[p];
+    max_block[p] = above ? part_offsets{} + offset : max_block[p];
+  }
+
+  // Part p of a block's float32 sums into the float64 ones: float32 lane l
+  // into float64 lane l % 8, lane l before lane l + 8 (part p's low half
+  // goes to wide part 2p % kParts, its high half to the next).
+  GRAFT_HOT static void flush(int p, part sums, wide_part (&into)[kParts]) {
+    // The whole part at once: GCC 12 widens half a part (8 floats with
+    // AVX-512) in 4-wide pieces joined by shuffles (see step_pair,
+    // accumulators.hpp).
+    const auto wide = __builtin_convertvector(sums, typename part_vectors<kPartLanes>::f64);
+    wide_part halves[2];
+    std::memcpy(halves, &wide, sizeof halves);
+    for (int h = 0; h < 2; ++h) into[(2 * p + h) % kParts] += halves[h];
+  }
+
+  static double total(lanes_f64 lanes) {
+    double sum = 0;
+    for (int l = 0; l < kLanes; ++l) sum += lanes[l];
+    return sum;
+  }
+};
+
+}  // namespace graft::detail
