@@ -29,7 +29,7 @@
 // AVX-512, 8 for AVX2, 4 for the baseline x86-64 target) that do the same
 // arithmetic in the same order, so that every level gives the same bits.
 // (AVX2 runs a part's 8 lanes through a block at FMA latency, not
-// throughput: 50 us per MiB of float32 where AVX-512 takes 33, on AMD Zen 4;
+// throughput: 47 us per MiB of float32 where AVX-512 takes 33, on AMD Zen 4;
 // two parts at a time would need more than its 16 registers.)
 
 #include <cstdint>
@@ -136,7 +136,7 @@ struct float_diff {
   // non-finite, and fits_float says no. One part at a time through the whole
   // block, so that a part's accumulators stay in registers (the 16 float32
   // lanes of all of them do not fit AVX2's 16 registers: its loop took 73 us
-  // per MiB of float32 step by step, 50 part by part); each lane still adds
+  // per MiB of float32 step by step, 47 part by part); each lane still adds
   // its elements in their order, as add_step does.
   template <typename Tx, typename Ty>
   GRAFT_HOT void add_block(const Tx* x, const Ty* y, std::int32_t offset) {
@@ -253,11 +253,11 @@ struct float_diff {
   // Part p of a block's float32 sums into the float64 ones: float32 lane l
   // into float64 lane l % 8, lane l before lane l + 8 (part p's low half
   // goes to wide part 2p % kParts, its high half to the next).
-  GRAFT_HOT static void flush(int p, part sums, wide_part (&into)[kParts]) {
+  GRAFT_HOT static void flush(int p, part block_sums, wide_part (&into)[kParts]) {
     // The whole part at once: GCC 12 widens half a part (8 floats with
     // AVX-512) in 4-wide pieces joined by shuffles (see step_pair,
     // accumulators.hpp).
-    const auto wide = __builtin_convertvector(sums, typename part_vectors<kPartLanes>::f64);
+    const auto wide = __builtin_convertvector(block_sums, typename part_vectors<kPartLanes>::f64);
     wide_part halves[2];
     std::memcpy(halves, &wide, sizeof halves);
     for (int h = 0; h < 2; ++h) into[(2 * p + h) % kParts] += halves[h];
