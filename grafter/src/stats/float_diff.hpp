@@ -60,8 +60,9 @@ static_assert(kFloatLanes == 2 * kLanes, "a float32 lane flushes into float64 la
 // below 2^-21 of any sum that stays.
 inline constexpr double kFloatSumFloor = 0x1p-90;
 
-// 16 float32 lanes: one AVX-512 register.
-using float_lanes = float __attribute__((vector_size(4 * kFloatLanes)));
+// 16 float32 lanes (one AVX-512 register): a step pair's values.
+using float_lanes = pair_f32;
+static_assert(sizeof(float_lanes) == kFloatLanes * sizeof(float), "16 float32 lanes");
 
 // Parts per level: one register's worth of float32 each.
 template <simd kLevel>
@@ -82,12 +83,6 @@ GRAFT_HOT typename part_vectors<kWidth>::f32 load_float_part(const T* p) {
     std::memcpy(&f, &wide, sizeof f);
   }
   return f;
-}
-
-// The 16 values at p as float32 lanes.
-template <typename T>
-GRAFT_HOT float_lanes load_float_lanes(const T* p) {
-  return load_float_part<kFloatLanes>(p);
 }
 
 // Whether every value of T in [begin, end) is zero (either sign).

@@ -133,7 +133,6 @@ struct float_step {
 
 template <typename Src, typename Dst, bool kScaled>
 GRAFT_HOT float_step measure_float_step(const Src* source, at::opmath_type<Src> scale) {
-  static_assert(sizeof(float_lanes) == sizeof(pair_f32), "a float step is a step pair");
   if constexpr (kVectorised<Src>) {
     pair_f32 value = load_f32_pair(source);
     if constexpr (kScaled) value = round_pair<Src>(value * scale);
@@ -365,7 +364,7 @@ GRAFT_HOT write_partial write_float(const Src* source, Dst* target, at::opmath_t
   for (; i + kFloatBlock <= end; i += kFloatBlock) {
     for (int s = 0; s < kFloatBlockSteps; ++s) {
       const std::int64_t at = i + s * kFloatLanes;
-      const float_lanes old_values = load_float_lanes(target + at);
+      const float_lanes old_values = load_f32_pair(target + at);
       const float_step step = measure_float_step<Src, Dst, kScaled>(source + at, scale);
       blocks.add_step(old_values, step.written);
       const step_pair old_lanes = widen_pair(old_values);
