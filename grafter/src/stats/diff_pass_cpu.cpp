@@ -109,7 +109,7 @@ GRAFT_HOT diff_partial diff_float(const T* x, const T* y, std::int64_t begin, st
                          [&] { return all_zero(y, begin, blocks_end); })) {
     return diff_careful(x, y, begin, end);
   }
-  blocks.find_max(
+  blocks.template find_max<T>(
       begin, [&](std::int64_t k) { return std::abs(static_cast<float>(x[k]) - static_cast<float>(y[k])); }, lanes);
   return diff_tail(lanes, x, y, i, end);
 }

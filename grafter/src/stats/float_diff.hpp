@@ -4,16 +4,20 @@
 //
 // Float64 sums cost a conversion per value and run at half the vector width:
 // compare() of float32 tensors took 2.7 times a plain read of both. Here the
-// five sums and the sum of |x - y| run in float32, 16 lanes wide (element i
-// of a block in lane i % 16), with every product fused (one rounding); at the
-// end of each block of kFloatBlock elements they are added to float64 sums
-// (float32 lane l into float64 lane l % 8, lane l before lane l + 8) and
-// start again from zero. A float32 sum so holds at most 32 terms, each
-// rounded once: every sum of a range stays within about 2e-6 of its value,
-// relative (and usually far closer), where float64 sums would be within
-// 1e-15; rel_diff and cosine follow the sums (metrics.hpp). The range's
-// float64 sums then go into a diff_lanes (sums_into), which takes the rest
-// of the range, fewer values than a block, in float64.
+// five sums and the sum of |x - y| run in float32, 16 lanes wide, with every
+// product fused (one rounding). A step covers 16 float32 values, one per
+// lane, or 32 bfloat16 values, two per lane: lane l takes a step's elements
+// kLaneValues * l + j in the order of j. (A bfloat16 pair is a 32-bit word
+// whose halves widen to float32 with a shift and a mask; widening them in
+// element order took a shuffle more, and the bfloat16 loop 1.7 times as
+// long.) At the end of each block of kFloatBlock elements the sums are added
+// to float64 sums (float32 lane l into float64 lane l % 8, lane l before lane
+// l + 8) and start again from zero. A float32 sum so holds at most 32 terms,
+// each rounded once: every sum of a range stays within about 2e-6 of its
+// value, relative (and usually far closer), where float64 sums would be
+// within 1e-15; rel_diff and cosine follow the sums (metrics.hpp). The
+// range's float64 sums then go into a diff_lanes (sums_into), which takes the
+// rest of the range, fewer values than a block, in float64.
 //
 // A range whose values float32 cannot sum this way goes the float64 way of
 // its caller instead (fits_float): a NaN or Inf, squares or sums beyond
@@ -32,6 +36,7 @@
 // throughput: 47 us per MiB of float32 where AVX-512 takes 33, on AMD Zen 4;
 // two parts at a time would need more than its 16 registers.)
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -48,8 +53,7 @@
 namespace graft::detail {
 
 inline constexpr int kFloatLanes = 16;
-inline constexpr int kFloatBlockSteps = 32;
-inline constexpr int kFloatBlock = kFloatLanes * kFloatBlockSteps;
+inline constexpr int kFloatBlock = 512;
 static_assert(kChunk % kFloatBlock == 0, "chunks start on a float block boundary");
 static_assert(kFloatLanes == 2 * kLanes, "a float32 lane flushes into float64 lane l % kLanes");
 
@@ -64,25 +68,49 @@ inline constexpr double kFloatSumFloor = 0x1p-90;
 using float_lanes = pair_f32;
 static_assert(sizeof(float_lanes) == kFloatLanes * sizeof(float), "16 float32 lanes");
 
+// Values of T per lane and step: a float32 fills a lane, two bfloat16 share one.
+template <typename T>
+inline constexpr int kLaneValues = static_cast<int>(sizeof(float) / sizeof(T));
+
+// Elements per step and steps per block: every lane takes 32 terms a block.
+template <typename T>
+inline constexpr int kFloatStep = kFloatLanes * kLaneValues<T>;
+template <typename T>
+inline constexpr int kFloatBlockSteps = kFloatBlock / kFloatStep<T>;
+
 // Parts per level: one register's worth of float32 each.
 template <simd kLevel>
 inline constexpr int kFloatParts = kLevel == simd::avx512 ? 1 : kLevel == simd::avx2 ? 2 : 4;
 
-// The kWidth values at p as float32 lanes; T is float or bfloat16.
+// The values of kWidth lanes at p (T float or bfloat16) as float32: value j
+// of lane l is element kLaneValues * l + j.
 template <int kWidth, typename T>
-GRAFT_HOT typename part_vectors<kWidth>::f32 load_float_part(const T* p) {
-  typename part_vectors<kWidth>::f32 f;
+using lane_values = std::array<typename part_vectors<kWidth>::f32, kLaneValues<T>>;
+
+template <int kWidth, typename T>
+GRAFT_HOT lane_values<kWidth, T> load_float_part(const T* p) {
+  using u32 = typename part_vectors<kWidth>::u32;
+  u32 words;
+  std::memcpy(&words, p, sizeof words);
+  lane_values<kWidth, T> values;
   if constexpr (std::is_same_v<T, float>) {
-    std::memcpy(&f, p, sizeof f);
+    std::memcpy(&values[0], &words, sizeof words);
   } else {
     static_assert(std::is_same_v<T, c10::BFloat16>, "float32 or bfloat16 values");
-    typename part_vectors<kWidth>::u16 bits;
-    std::memcpy(&bits, p, sizeof bits);
-    // A bfloat16 is a float's high half.
-    const auto wide = __builtin_convertvector(bits, typename part_vectors<kWidth>::u32) << 16;
-    std::memcpy(&f, &wide, sizeof f);
+    // A bfloat16 is a float's high half; element 2l is word l's low half.
+    const u32 first = words << 16;
+    const u32 second = words & 0xffff0000u;
+    std::memcpy(&values[0], &first, sizeof first);
+    std::memcpy(&values[1], &second, sizeof second);
   }
-  return f;
+  return values;
+}
+
+// A bfloat16 step's lane values from its 32 elements in order (first: 0-15,
+// second: 16-31), as load_float_part gives them.
+GRAFT_HOT std::array<pair_f32, 2> deinterleave(pair_f32 first, pair_f32 second) {
+  return {__builtin_shufflevector(first, second, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+          __builtin_shufflevector(first, second, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31)};
 }
 
 // Whether every value of T in [begin, end) is zero (either sign).
@@ -133,21 +161,24 @@ struct float_diff {
   // lanes of all of them do not fit AVX2's 16 registers: its loop took 73 us
   // per MiB of float32 step by step, 47 part by part); each lane still adds
   // its elements in their order, as add_step does.
-  template <typename Tx, typename Ty>
-  GRAFT_HOT void add_block(const Tx* x, const Ty* y, std::int32_t offset) {
+  template <typename T>
+  GRAFT_HOT void add_block(const T* x, const T* y, std::int32_t offset) {
     for (int p = 0; p < kParts; ++p) {
       part_sums block;
-      for (int s = 0; s < kFloatBlockSteps; ++s) {
-        const int at = s * kFloatLanes + p * kPartLanes;
-        block.add(load_float_part<kPartLanes>(x + at), load_float_part<kPartLanes>(y + at));
+      for (int s = 0; s < kFloatBlockSteps<T>; ++s) {
+        const int at = s * kFloatStep<T> + p * kPartLanes * kLaneValues<T>;
+        const lane_values<kPartLanes, T> a = load_float_part<kPartLanes>(x + at);
+        const lane_values<kPartLanes, T> b = load_float_part<kPartLanes>(y + at);
+        for (int j = 0; j < kLaneValues<T>; ++j) block.add(a[j], b[j]);
       }
       end_part(p, block, offset);
     }
   }
 
-  // The same block a step of 16 pairs at a time, for a loop that has the
-  // values in registers (the fused write's): kFloatBlockSteps calls to
-  // add_step, then end_block.
+  // The same block 16 pairs at a time, for a loop that has the values in
+  // registers (the fused write's): kFloatBlock / kFloatLanes calls to
+  // add_step with each lane's values in add_block's order (for bfloat16, a
+  // step's even elements, then its odd ones: deinterleave), then end_block.
   GRAFT_HOT void add_step(float_lanes a, float_lanes b) {
     part ap[kParts], bp[kParts];
     std::memcpy(ap, &a, sizeof ap);
@@ -184,29 +215,34 @@ struct float_diff {
            (total(lanes.dd) >= kFloatSumFloor || abs_sum == 0);
   }
 
-  // Turns the blocks into elements: in each lane's block, the first step
-  // whose |difference| is the lane's maximum, merged into into's maximum
-  // (float64 lane l % 8, the first index among equal maxima).
-  // abs_difference(k) gives element k's float32 |difference|.
-  template <bool kFloat, typename AbsDifference>
+  // Turns the blocks into the range's largest |difference| and its first
+  // element, merged into into's maximum (as into's lane 0). Only the lanes
+  // whose maximum is the largest are searched, each in its block: a step at
+  // a time for the element of the lane's first maximum (searching every
+  // lane took a tenth of compare()'s time). abs_difference(k) gives element
+  // k's float32 |difference|; T: the values' type.
+  template <typename T, bool kFloat, typename AbsDifference>
   void find_max(std::int64_t begin, AbsDifference abs_difference, diff_lanes<kFloat>& into) const {
     float maxima[kFloatLanes];
     std::int32_t blocks[kFloatLanes];
     std::memcpy(maxima, max, sizeof maxima);
     std::memcpy(blocks, max_block, sizeof blocks);
+    float largest = -std::numeric_limits<float>::infinity();
     for (int l = 0; l < kFloatLanes; ++l) {
-      if (blocks[l] < 0) continue;
-      std::int64_t index = -1;
-      for (int s = kFloatBlockSteps - 1; s >= 0; --s) {  // the last match kept is the first step's
-        const std::int64_t k = begin + blocks[l] + s * kFloatLanes + l;
-        if (abs_difference(k) == maxima[l]) index = k;
-      }
-      const int lane = l % kLanes;
-      const double value = maxima[l];
-      if (value > into.max[lane] || (value == into.max[lane] && index < into.max_index[lane])) {
-        into.max[lane] = value;
-        into.max_index[lane] = index;
-      }
+      if (blocks[l] >= 0 && maxima[l] > largest) largest = maxima[l];
+    }
+    std::int64_t index = -1;
+    for (int l = 0; l < kFloatLanes; ++l) {
+      if (blocks[l] < 0 || maxima[l] != largest) continue;
+      const std::int64_t lane_start = begin + blocks[l] + l * kLaneValues<T>;
+      const std::int64_t found = first_element<T>(lane_start, largest, abs_difference);
+      if (found >= 0 && (index < 0 || found < index)) index = found;
+    }
+    if (index < 0) return;
+    const double value = largest;
+    if (value > into.max[0] || (value == into.max[0] && index < into.max_index[0])) {
+      into.max[0] = value;
+      into.max_index[0] = index;
     }
   }
 
@@ -230,6 +266,19 @@ struct float_diff {
   };
 
   part_sums step_sums_[kParts];
+
+  // The first of a lane's elements in a block (lane_start: its first) whose
+  // |difference| is `value`, which one of them has.
+  template <typename T, typename AbsDifference>
+  static std::int64_t first_element(std::int64_t lane_start, float value, AbsDifference abs_difference) {
+    for (int s = 0; s < kFloatBlockSteps<T>; ++s) {
+      for (int j = 0; j < kLaneValues<T>; ++j) {
+        const std::int64_t k = lane_start + s * kFloatStep<T> + j;
+        if (abs_difference(k) == value) return k;
+      }
+    }
+    return -1;
+  }
 
   // Part p of the block at `offset`: its sums into the float64 ones, its
   // maxima into the running ones.

@@ -362,16 +362,27 @@ GRAFT_HOT write_partial write_float(const Src* source, Dst* target, at::opmath_t
   write_lanes<true> lanes;
   std::int64_t i = begin;
   for (; i + kFloatBlock <= end; i += kFloatBlock) {
-    for (int s = 0; s < kFloatBlockSteps; ++s) {
-      const std::int64_t at = i + s * kFloatLanes;
-      const float_lanes old_values = load_f32_pair(target + at);
-      const float_step step = measure_float_step<Src, Dst, kScaled>(source + at, scale);
-      blocks.add_step(old_values, step.written);
-      const step_pair old_lanes = widen_pair(old_values);
-      lanes.before.add_finite(old_lanes.first);
-      lanes.before.add_finite(old_lanes.second);
-      lanes.candidate.add_finite(step.candidate.first);
-      lanes.candidate.add_finite(step.candidate.second);
+    for (int s = 0; s < kFloatBlock; s += kFloatStep<Dst>) {
+      // The step's 16 or 32 elements in order, 16 at a time, for the
+      // statistics; their lane values (float_diff.hpp) for the diff.
+      float_lanes written[kLaneValues<Dst>];
+      for (int h = 0; h < kLaneValues<Dst>; ++h) {
+        const std::int64_t at = i + s + h * kFloatLanes;
+        const float_step step = measure_float_step<Src, Dst, kScaled>(source + at, scale);
+        written[h] = step.written;
+        const step_pair old_lanes = load_step_pair(target + at);
+        lanes.before.add_finite(old_lanes.first);
+        lanes.before.add_finite(old_lanes.second);
+        lanes.candidate.add_finite(step.candidate.first);
+        lanes.candidate.add_finite(step.candidate.second);
+      }
+      const lane_values<kFloatLanes, Dst> old_values = load_float_part<kFloatLanes>(target + i + s);
+      if constexpr (kLaneValues<Dst> == 1) {
+        blocks.add_step(old_values[0], written[0]);
+      } else {
+        const std::array<float_lanes, 2> written_values = deinterleave(written[0], written[1]);
+        for (int j = 0; j < 2; ++j) blocks.add_step(old_values[j], written_values[j]);
+      }
     }
     blocks.end_block(static_cast<std::int32_t>(i - begin));
   }
@@ -382,7 +393,7 @@ GRAFT_HOT write_partial write_float(const Src* source, Dst* target, at::opmath_t
                          [&] { return writes_only_zeros<Src, Dst, kScaled>(source, scale, begin, blocks_end); })) {
     return write_careful<Src, Dst, kScaled, kWrite>(source, target, scale, begin, end);
   }
-  blocks.find_max(
+  blocks.template find_max<Dst>(
       begin,
       [&](std::int64_t k) {
         return std::abs(static_cast<float>(target[k]) -

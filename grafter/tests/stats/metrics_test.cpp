@@ -165,7 +165,8 @@ TEST(compare, max_abs_index_is_the_first_maximum_among_many_ties) {
   for (const at::ScalarType type : {at::kFloat, at::kBFloat16, at::kDouble, at::kHalf}) {
     SCOPED_TRACE(c10::toString(type));
     at::Tensor x = at::randint(0, 3, {n}).to(type);  // |x - 0| in {0, 1, 2}
-    for (const std::int64_t first : {std::int64_t{40'000}, std::int64_t{5}, n - 3}) {
+    // Even and odd indices: two bfloat16 values share a lane.
+    for (const std::int64_t first : {std::int64_t{40'000}, std::int64_t{40'001}, std::int64_t{5}, n - 3}) {
       at::Tensor with_peak = x.clone();
       with_peak.slice(0, first).masked_fill_(with_peak.slice(0, first) == 2, 3);  // 3 from `first` on
       with_peak[first] = -3;
