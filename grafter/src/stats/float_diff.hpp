@@ -8,9 +8,9 @@
 // product fused (one rounding). A step covers 16 float32 values, one per
 // lane, or 32 bfloat16 values, two per lane: lane l takes a step's elements
 // kLaneValues * l + j in the order of j. (A bfloat16 pair is a 32-bit word
-// whose halves widen to float32 with a shift and a mask; widening them in
-// element order took a shuffle more, and the bfloat16 loop 1.7 times as
-// long.) At the end of each block of kFloatBlock elements the sums are added
+// whose halves widen to float32 with a shift and a mask; element order
+// costs a shuffle more per 16 values, in a loop bound by its instruction
+// count.) At the end of each block of kFloatBlock elements the sums are added
 // to float64 sums (float32 lane l into float64 lane l % 8, lane l before lane
 // l + 8) and start again from zero. A float32 sum so holds at most 32 terms,
 // each rounded once: every sum of a range stays within about 2e-6 of its
@@ -27,7 +27,8 @@
 //
 // The maximum is kept as split_diff.hpp keeps it: per lane, the largest
 // |difference| of each block and the block where the lane's maximum first
-// appeared; find_max then searches that block once for the element.
+// appeared; find_max then searches the blocks of the lanes that hold the
+// largest for its first element.
 //
 // kParts splits the 16 lanes into register-sized parts (16 lanes for
 // AVX-512, 8 for AVX2, 4 for the baseline x86-64 target) that do the same
