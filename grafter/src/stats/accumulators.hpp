@@ -388,17 +388,31 @@ struct diff_lanes {
     detail::take_block_max(block_max, i, max, max_index);
   }
 
-  // Turns take_block_max's blocks into elements: the first step of the
-  // block whose |difference| is the lane's maximum. abs_diff(k) recomputes
+  // Turns take_block_max's blocks into elements, in the lanes whose maximum
+  // is the largest: the first step of the lane's block whose |difference| is
+  // that maximum. The other lanes forget theirs, which cannot be the range's
+  // (the fold keeps the largest and its first index). abs_diff(k) recomputes
   // element k's |difference| with the arithmetic of the loop.
   template <typename AbsDiff>
   void find_max_elements(AbsDiff abs_diff) {
+    double largest = -kInfinity;
+    for (int l = 0; l < kLanes; ++l) {
+      if (max_index[l] >= 0 && max[l] > largest) largest = max[l];
+    }
     for (int l = 0; l < kLanes; ++l) {
       if (max_index[l] < 0) continue;
+      if (max[l] != largest) {
+        max[l] = -kInfinity;
+        max_index[l] = -1;
+        continue;
+      }
       const std::int64_t block = max_index[l];
-      for (int s = kMaxBlockSteps - 1; s >= 0; --s) {  // the last match kept is the first step's
+      for (int s = 0; s < kMaxBlockSteps; ++s) {
         const std::int64_t k = block + s * kLanes + l;
-        if (abs_diff(k) == max[l]) max_index[l] = k;
+        if (abs_diff(k) == largest) {
+          max_index[l] = k;
+          break;
+        }
       }
     }
   }
