@@ -14,6 +14,8 @@
 #   GRAFT_BENCH_MAX_MIB       default 256; GRAFT_BENCH_MIN_TIME, GRAFT_BENCH_REPETITIONS,
 #                             GRAFT_BENCH_OUT as in ci/bench.sh
 #   GRAFT_BENCH_ONLY          default cuda_bench; "cuda_bench recv_bench" adds the CPU cases
+#   GRAFT_GPU_TARGETS         more targets to build along with the bench (ci/gpu-check.sh's)
+#   GRAFT_GPU_BUILD_ONLY=1    configure and build, then stop (no kernel check, no bench)
 #
 # The rest of graft's dependencies (Gloo headers, RE2, nlohmann_json, CLI11,
 # GTest, Google Benchmark) come from .gpu-deps/ when it is there (made by
@@ -79,7 +81,9 @@ if ! cmake --build "$build" --target help | grep -q graft_cuda_kernels; then
   echo "gpu-bench: CMake found no CUDA compiler: put nvcc on PATH, set CUDACXX, or install /usr/local/cuda" >&2
   exit 1
 fi
-cmake --build "$build" --target graft_benches cuda_kernels_test -j "${GRAFT_JOBS:-8}"
+# shellcheck disable=SC2086  # GRAFT_GPU_TARGETS is a list of target names
+cmake --build "$build" --target graft_benches cuda_kernels_test ${GRAFT_GPU_TARGETS:-} -j "${GRAFT_JOBS:-8}"
+[ "${GRAFT_GPU_BUILD_ONLY:-0}" = 1 ] && exit 0
 # Device time is scarce: a kernel that disagrees with the host still gets its
 # numbers measured, and the script fails at the end.
 kernels_ok=1

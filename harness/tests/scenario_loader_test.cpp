@@ -402,5 +402,48 @@ TEST(ResolveTransformSpec, ShortNamesPointIntoThePluginFolder) {
   EXPECT_EQ(resolve_transform_spec("no_colon", "/p"), "no_colon");
 }
 
+TEST(ScenarioLoader, DevicesDefaultToCpuAndGoPerSideAndRank) {
+  nlohmann::json d = good_document();
+  EXPECT_EQ(parse_scenario(d, "test.json").baseline_devices, (std::vector<std::string>{"cpu", "cpu"}));
+  d["device"] = "cuda";
+  scenario s = parse_scenario(d, "test.json");
+  EXPECT_EQ(s.baseline_devices, (std::vector<std::string>{"cuda", "cuda"}));
+  EXPECT_EQ(s.target_devices, (std::vector<std::string>{"cuda"}));
+  EXPECT_EQ(s.cuda_ranks(), 3);
+  d["device"] = {{"baseline", {"cpu", "cuda"}}};
+  s = parse_scenario(d, "test.json");
+  EXPECT_EQ(s.baseline_devices, (std::vector<std::string>{"cpu", "cuda"}));
+  EXPECT_EQ(s.target_devices, (std::vector<std::string>{"cpu"}));
+  EXPECT_EQ(s.cuda_ranks(), 1);
+  d["absent"] = {"baseline"};
+  EXPECT_EQ(parse_scenario(d, "test.json").cuda_ranks(), 0);  // absent ranks make no tensors
+}
+
+TEST(ScenarioLoader, AnUnknownDeviceNamesItsPathAndTheChoices) {
+  nlohmann::json d = good_document();
+  d["device"] = {{"baseline", {"cpu", "gpu"}}, {"target", "cuda"}, {"host", "cpu"}};
+  const std::string what = problems_of(d);
+  EXPECT_NE(what.find("device.baseline[1]: unknown device \"gpu\"; expected \"cpu\" or \"cuda\""),
+            std::string::npos) << what;
+  EXPECT_NE(what.find("device.host"), std::string::npos) << what;
+  d["device"] = {{"baseline", {"cuda"}}};
+  EXPECT_NE(problems_of(d).find("device.baseline: expected one device per rank of this side (2), got 1"),
+            std::string::npos) << problems_of(d);
+}
+
+TEST(ScenarioLoader, GoldenAndBackend) {
+  nlohmann::json d = good_document();
+  scenario s = parse_scenario(d, "test.json");
+  EXPECT_TRUE(s.golden);
+  EXPECT_EQ(s.backend(), "gloo");
+  d["golden"] = false;
+  d["grafter"]["backend"] = "nccl";
+  s = parse_scenario(d, "test.json");
+  EXPECT_FALSE(s.golden);
+  EXPECT_EQ(s.backend(), "nccl");
+  d["golden"] = "no";
+  EXPECT_NE(problems_of(d).find("golden: expected true or false"), std::string::npos) << problems_of(d);
+}
+
 }  // namespace
 }  // namespace graft::harness

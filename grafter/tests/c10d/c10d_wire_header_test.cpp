@@ -55,6 +55,11 @@ TEST(C10dWireHeader, RoundTripsEveryField) {
   EXPECT_EQ(back.extras_bytes, h.extras_bytes);
   EXPECT_EQ(back.route, h.route);
   EXPECT_EQ(back.name, h.name);
+  wire_header receiver;
+  receiver.graft_rank = 1;
+  receiver.receives_on = graft::detail::receiver_device::cuda;
+  EXPECT_EQ(graft::detail::decode_header(graft::detail::encode_header(receiver), 1).receives_on,
+            graft::detail::receiver_device::cuda);
 }
 
 TEST(C10dWireHeader, LongNamesAreTruncated) {
@@ -150,6 +155,44 @@ TEST(C10dWireHeader, ASenderTensorThatCannotTravelFailsEveryRank) {
 TEST(C10dWireHeader, OnlySendersStatesAreRead) {
   auto all = world_at(5);  // b2t: graft ranks 2 and 3 receive, and a receiver's state is not read
   all[3].state = payload_state::refused;
+  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[0], layout_2_2(), std::nullopt));
+}
+
+// A CUDA payload on the NCCL route to a receiver that wants a CPU tensor is
+// refused on every rank, before anything moves; the sender's and the
+// receiver's ranks and the fix are named.
+TEST(C10dWireHeader, CudaOverNcclToACpuReceiverIsRefusedOnEveryRank) {
+  auto all = world_at(5);  // b2t: graft ranks 0 and 1 send, 2 and 3 receive
+  for (int r : {0, 1}) {
+    all[static_cast<std::size_t>(r)].state = payload_state::present;
+    all[static_cast<std::size_t>(r)].route = payload_route::nccl;
+  }
+  all[2].receives_on = graft::detail::receiver_device::cuda;
+  all[3].receives_on = graft::detail::receiver_device::cpu;
+  for (int r = 0; r < 4; ++r) {
+    try {
+      graft::detail::check_wire_headers(all, all[static_cast<std::size_t>(r)], layout_2_2(), std::nullopt);
+      ADD_FAILURE() << "rank " << r << " accepted it";
+    } catch (const graft::mixed_device_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("graft rank 0 (baseline rank 0) sends a CUDA tensor over NCCL"), std::string::npos) << what;
+      EXPECT_NE(what.find("graft rank 3 (target rank 1) receives into a CPU tensor"), std::string::npos) << what;
+      EXPECT_NE(what.find("backend=gloo"), std::string::npos) << what;
+    }
+  }
+}
+
+// Devices may differ where the route copes: a CPU payload (over Gloo) to a
+// CUDA receiver, or CUDA over NCCL to CUDA receivers.
+TEST(C10dWireHeader, RoutesThatJoinTheDevicesPass) {
+  auto all = world_at(5);
+  all[0].state = payload_state::present;
+  all[0].route = payload_route::gloo;
+  all[2].receives_on = graft::detail::receiver_device::cuda;
+  all[3].receives_on = graft::detail::receiver_device::cpu;
+  EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[0], layout_2_2(), std::nullopt));
+  all[0].route = payload_route::nccl;
+  all[3].receives_on = graft::detail::receiver_device::cuda;
   EXPECT_NO_THROW(graft::detail::check_wire_headers(all, all[0], layout_2_2(), std::nullopt));
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -53,13 +54,14 @@ struct c10d_world {
   int baseline_world_size = 1;
   int target_world_size = 1;
   double timeout_seconds = 30;
+  std::string backend = "gloo";
 
   // Runs body(layout, exchange) on every rank, each on its own thread; returns
   // what each rank threw (index = graft rank; null where it returned).
   std::vector<std::exception_ptr> run(
       const std::function<void(const graft::rank_layout&, graft::exchange&)>& body) const {
-    const graft::graft_config config =
-        c10d_config(baseline_world_size, target_world_size, free_port(), timeout_seconds);
+    graft::graft_config config = c10d_config(baseline_world_size, target_world_size, free_port(), timeout_seconds);
+    config.backend = backend;
     const int world = baseline_world_size + target_world_size;
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(world));
     std::vector<std::thread> threads;

@@ -23,7 +23,11 @@ int list_command(const paths& p) {
     try {
       const scenario s = load_scenario(file);
       names.insert(s.name);
-      std::string golden = std::filesystem::exists(dirs.golden_path(s.name)) ? "golden" : "NO GOLDEN";
+      const bool has_golden = std::filesystem::exists(dirs.golden_path(s.name));
+      std::string golden = !s.golden ? (has_golden ? "expectations only, STRAY GOLDEN" : "expectations only")
+                           : has_golden ? "golden"
+                                        : "NO GOLDEN";
+      if (s.cuda_ranks() > 0) golden += ", cuda";
       if (std::filesystem::exists(dirs.pending_path(s.name))) golden += ", pending";
       std::cout << s.name << "  [" << s.baseline_world_size << "+" << s.target_world_size << ", " << golden << "]  "
                 << s.description << "\n";

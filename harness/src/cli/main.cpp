@@ -43,7 +43,8 @@ std::string misplaced_command(int argc, char** argv, CLI::App& app) {
 int main(int argc, char** argv) {
   namespace cli = graft::harness::cli;
   CLI::App app{"graft: run tensor-grafting scenarios in real processes and check their log snapshots.\n"
-               "Exit codes: 0 success, 1 a failure or difference, 2 bad input."};
+               "Exit codes: 0 success, 1 a failure or difference, 2 bad input, 77 (run) every scenario was "
+               "skipped (its devices are missing here), so nothing was checked."};
   app.require_subcommand(1);
   app.fallthrough();
   cli::paths p{GRAFT_DEFAULT_FIXTURES_DIR, GRAFT_DEFAULT_REPORTS_DIR, GRAFT_DEFAULT_PLUGINS_DIR, default_worker()};

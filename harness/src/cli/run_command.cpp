@@ -65,7 +65,7 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
     for (const auto& problem : problems) std::cerr << "graft run: " << problem << "\n";
     return 2;
   }
-  runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), jobs};
+  runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), jobs, std::nullopt};
   std::cout << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "
             << options.jobs << " at a time" << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
             << std::flush;
@@ -94,10 +94,7 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
       std::cout << "obsolete golden (no scenario): " << dirs.golden_path(name).string() << "; delete it\n";
     }
   }
-  for (const auto& r : results) {
-    if (r.outcome != scenario_result::status::pass) return 1;
-  }
-  return 0;
+  return run_exit_code(results);
 }
 
 }  // namespace graft::harness::cli

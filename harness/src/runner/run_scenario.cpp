@@ -52,7 +52,15 @@ std::vector<std::string> play(const scenario& s, const runner_options& options, 
                               int port, std::chrono::steady_clock::time_point started) {
   std::vector<std::string> problems;
   // Scenarios name their plugins themselves; a user's plugin path must not change what loads.
-  const std::vector<std::string> env = environment_without({"GRAFT_PLUGIN_PATH"});
+  std::vector<std::string> env = environment_without({"GRAFT_PLUGIN_PATH", "TORCH_NCCL_BLOCKING_WAIT",
+                                                      "NCCL_BLOCKING_WAIT"});
+  if (s.backend() == "nccl") {
+    // A host that chooses NCCL runs in torch's blocking-wait mode, which
+    // graft requires (README: backend=nccl); libtorch before 2.2 reads only
+    // the second name.
+    env.push_back("TORCH_NCCL_BLOCKING_WAIT=1");
+    env.push_back("NCCL_BLOCKING_WAIT=1");
+  }
   std::vector<child_process> processes;
   processes.reserve(files.size());
   for (const auto& f : files) processes.emplace_back(worker_argv(s, options, f, port), env, f.log());
@@ -87,10 +95,37 @@ std::string_view to_string(scenario_result::status s) {
   switch (s) {
     case scenario_result::status::pass: return "pass";
     case scenario_result::status::fail: return "FAIL";
+    case scenario_result::status::skip: return "SKIP";
     case scenario_result::status::error: return "ERROR";
   }
   return "?";
 }
+
+namespace {
+
+// Compares with the golden, or, for a scenario without one, only writes the
+// latest snapshot; adds what is wrong to r.
+void check_scenario_snapshot(const scenario& s, const runner_options& options, const nlohmann::json& snapshot,
+                             scenario_result& r) {
+  const snapshot_dirs dirs{options.fixtures / "snapshots", options.reports / "snapshots"};
+  if (!s.golden) {
+    std::filesystem::create_directories(dirs.output);
+    write_snapshot(dirs.actual_path(s.name), snapshot);
+    if (std::filesystem::exists(dirs.golden_path(s.name))) {
+      r.problems.push_back("the scenario says \"golden\": false, yet " + dirs.golden_path(s.name).string() +
+                           " exists; delete it, or remove \"golden\": false to compare with it");
+    }
+    r.note = "expectations only (no golden)";
+    return;
+  }
+  const snapshot_check check = check_snapshot(dirs, s.name, snapshot, options.ci);
+  if (check.outcome != snapshot_check::status::match) r.problems.push_back(check.message());
+  if (check.outcome == snapshot_check::status::new_snapshot) r.note = "new snapshot, needs review";
+  if (check.outcome == snapshot_check::status::mismatch) r.note = "snapshot differs";
+  if (check.outcome == snapshot_check::status::missing_in_ci) r.note = "golden missing (CI)";
+}
+
+}  // namespace
 
 scenario_result run_scenario(const scenario& s, const runner_options& options) {
   const auto started = std::chrono::steady_clock::now();
@@ -101,6 +136,16 @@ scenario_result run_scenario(const scenario& s, const runner_options& options) {
     std::error_code ec;
     std::filesystem::remove_all(folder, ec);
     std::filesystem::create_directories(folder);
+    if (s.cuda_ranks() > 0) {
+      const device_inventory have =
+          options.devices ? *options.devices : probe_devices(options.worker, folder, kDeviceProbeLimit);
+      if (const auto reason = unmet_device_needs(s, have)) {
+        r.outcome = scenario_result::status::skip;
+        r.problems.push_back(*reason);
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return r;
+      }
+    }
     std::vector<worker_files> files;
     for (graft::role side : {graft::role::baseline, graft::role::target}) {
       if (s.is_absent(side)) continue;
@@ -118,12 +163,7 @@ scenario_result run_scenario(const scenario& s, const runner_options& options) {
         for (auto& e : read_jsonl(f.events())) input.events.push_back(std::move(e));
       }
       r.problems = check_expectations(s, results);
-      const snapshot_dirs dirs{options.fixtures / "snapshots", options.reports / "snapshots"};
-      const snapshot_check check = check_snapshot(dirs, s.name, make_snapshot(input, {{port}}), options.ci);
-      if (check.outcome != snapshot_check::status::match) r.problems.push_back(check.message());
-      if (check.outcome == snapshot_check::status::new_snapshot) r.note = "new snapshot, needs review";
-      if (check.outcome == snapshot_check::status::mismatch) r.note = "snapshot differs";
-      if (check.outcome == snapshot_check::status::missing_in_ci) r.note = "golden missing (CI)";
+      check_scenario_snapshot(s, options, make_snapshot(input, {{port}}), r);
       r.outcome = r.problems.empty() ? scenario_result::status::pass : scenario_result::status::fail;
     }
   } catch (const std::exception& e) {

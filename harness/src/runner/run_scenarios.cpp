@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -16,12 +17,24 @@ std::vector<scenario_result> run_scenarios(
     const std::vector<scenario>& scenarios, const runner_options& options,
     const std::function<void(std::size_t, std::size_t, const scenario_result&)>& on_done) {
   std::vector<scenario_result> results(scenarios.size());
+  // One question to the worker serves every scenario; when it cannot be
+  // answered, each scenario that needed it reports why.
+  runner_options shared = options;
+  const bool any_cuda =
+      std::any_of(scenarios.begin(), scenarios.end(), [](const scenario& s) { return s.cuda_ranks() > 0; });
+  if (any_cuda && !shared.devices) {
+    try {
+      shared.devices = probe_devices(options.worker, options.reports / "runs" / ".devices", kDeviceProbeLimit);
+    } catch (const std::exception&) {
+      shared.devices.reset();
+    }
+  }
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::mutex mutex;
   auto work = [&] {
     for (std::size_t i = next++; i < scenarios.size(); i = next++) {
-      scenario_result r = run_scenario(scenarios[i], options);
+      scenario_result r = run_scenario(scenarios[i], shared);
       std::lock_guard<std::mutex> lock(mutex);
       results[i] = std::move(r);
       if (on_done) on_done(++done, scenarios.size(), results[i]);
@@ -41,7 +54,7 @@ std::string summary_table(const std::vector<scenario_result>& results) {
   for (const auto& r : results) width = std::max(width, r.name.size());
   auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s; };
   std::string out = pad("scenario", width) + "  result  time     note\n" + std::string(width + 32, '-') + "\n";
-  std::size_t pass = 0, fail = 0, error = 0;
+  std::size_t pass = 0, fail = 0, skip = 0, error = 0;
   for (const auto& r : results) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%6.1f s", r.seconds);
@@ -51,21 +64,42 @@ std::string summary_table(const std::vector<scenario_result>& results) {
       if (note.size() > 70) note = note.substr(0, 67) + "...";
     }
     out += pad(r.name, width) + "  " + pad(std::string(to_string(r.outcome)), 6) + "  " + seconds + "  " + note + "\n";
-    (r.outcome == scenario_result::status::pass ? pass : r.outcome == scenario_result::status::fail ? fail : error)++;
+    switch (r.outcome) {
+      case scenario_result::status::pass: ++pass; break;
+      case scenario_result::status::fail: ++fail; break;
+      case scenario_result::status::skip: ++skip; break;
+      case scenario_result::status::error: ++error; break;
+    }
   }
   out += std::to_string(results.size()) + " scenario" + (results.size() == 1 ? "" : "s") + ": " +
          std::to_string(pass) + " passed, " + std::to_string(fail) + " failed, " + std::to_string(error) +
-         " errors\n";
+         " errors, " + std::to_string(skip) + " skipped\n";
+  // Loud: a skipped scenario checked nothing, and its reason says what it needs.
+  for (const auto& r : results) {
+    if (r.outcome == scenario_result::status::skip) {
+      out += "SKIPPED " + r.name + ": " + (r.problems.empty() ? std::string("no reason given") : r.problems.front()) +
+             "\n";
+    }
+  }
   return out;
+}
+
+int run_exit_code(const std::vector<scenario_result>& results) {
+  bool all_skipped = !results.empty();
+  for (const auto& r : results) {
+    if (r.outcome == scenario_result::status::fail || r.outcome == scenario_result::status::error) return 1;
+    all_skipped = all_skipped && r.outcome == scenario_result::status::skip;
+  }
+  return all_skipped ? kExitAllSkipped : 0;
 }
 
 void write_summary(const std::filesystem::path& path, const std::vector<scenario_result>& results) {
   nlohmann::json doc = {{"schema_version", 1}, {"scenarios", nlohmann::json::array()}};
   for (const auto& r : results) {
+    std::string result(to_string(r.outcome));
+    std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::tolower(c); });
     doc["scenarios"].push_back({{"name", r.name},
-                                {"result", r.outcome == scenario_result::status::pass   ? "pass"
-                                           : r.outcome == scenario_result::status::fail ? "fail"
-                                                                                        : "error"},
+                                {"result", result},
                                 {"problems", r.problems},
                                 {"note", r.note},
                                 {"seconds", r.seconds}});

@@ -20,4 +20,8 @@ bool check_value_list(const nlohmann::json& value, const std::string& path, json
 std::optional<expectation> parse_expectation(const nlohmann::json& value, const std::string& path, bool setup,
                                              json_checker& check);
 
+// The top-level "device" key into s.baseline_devices / s.target_devices (one
+// per rank, "cpu" where unset); needs the world sizes parsed.
+void parse_devices(const nlohmann::json& document, scenario& s, json_checker& check);
+
 }  // namespace graft::harness::detail

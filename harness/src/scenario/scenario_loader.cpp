@@ -145,14 +145,12 @@ void check_variables(const scenario& s, json_checker& check) {
 
 }  // namespace
 
-bool scenario::is_absent(graft::role r) const { return std::find(absent.begin(), absent.end(), r) != absent.end(); }
-
 scenario parse_scenario(const nlohmann::json& document, const std::string& source) {
   json_checker check;
   scenario s;
   if (check.is_object(document, "")) {
     check.known_keys(document, "", {"schema_version", "name", "description", "world", "timeout_s", "grafter",
-                                    "tolerances", "absent", "steps", "expect_setup"});
+                                    "tolerances", "absent", "steps", "expect_setup", "device", "golden"});
     if (auto version = check.integer(document, "schema_version", "", true)) {
       if (*version != kScenarioSchemaVersion) {
         check.add("schema_version", "unsupported version " + std::to_string(*version) + "; this graft reads " +
@@ -180,6 +178,8 @@ scenario parse_scenario(const nlohmann::json& document, const std::string& sourc
       check.add("world", "required object {\"baseline\": B, \"target\": T} is missing");
     }
     if (auto t = check.seconds(document, "timeout_s", "", false, kMaxScenarioTimeoutSeconds)) s.timeout_s = *t;
+    detail::parse_devices(document, s, check);
+    s.golden = check.boolean(document, "golden", "").value_or(true);
     if (document.contains("grafter")) {
       parse_grafter(document["grafter"], "grafter", check);
       s.grafter = document["grafter"];

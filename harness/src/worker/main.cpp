@@ -2,6 +2,7 @@
 // meant to be started by hand; see worker_protocol.hpp for the contract.
 // Exit codes: 0 played (see the result file), 2 bad arguments or scenario,
 // 3 the rank could not play its part (the result file says why).
+// `graft_worker --probe-devices FILE` only writes which devices it offers.
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -15,6 +16,7 @@
 #include <graft/harness/json_format.hpp>
 
 #include "worker/play_rank.hpp"
+#include "worker/rank_device.hpp"
 
 int main(int argc, char** argv) {
   namespace h = graft::harness;
@@ -22,18 +24,33 @@ int main(int argc, char** argv) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
 
   CLI::App app{"graft_worker: plays one rank of a graft scenario (started by graft run)"};
-  std::string scenario_path, role_name, out, plugins;
+  std::string scenario_path, role_name, out, plugins, probe_path;
   int rank = 0, port = 0;
-  app.add_option("--scenario", scenario_path, "scenario file")->required();
-  app.add_option("--role", role_name, "baseline or target")->required()->check(CLI::IsMember({"baseline", "target"}));
-  app.add_option("--rank", rank, "local rank on the side")->required();
-  app.add_option("--port", port, "the graft master port")->required();
-  app.add_option("--out", out, "folder for the events, result and log files")->required();
-  app.add_option("--plugins", plugins, "folder of the sample transform plugins")->required();
+  auto* probe = app.add_option("--probe-devices", probe_path,
+                               "only write which devices this worker offers (CUDA build, NCCL, device count) to "
+                               "this file as JSON, and exit");
+  const auto play_option = [&](CLI::Option* o) { o->excludes(probe); };
+  play_option(app.add_option("--scenario", scenario_path, "scenario file"));
+  play_option(app.add_option("--role", role_name, "baseline or target")->check(CLI::IsMember({"baseline", "target"})));
+  play_option(app.add_option("--rank", rank, "local rank on the side"));
+  play_option(app.add_option("--port", port, "the graft master port"));
+  play_option(app.add_option("--out", out, "folder for the events, result and log files"));
+  play_option(app.add_option("--plugins", plugins, "folder of the sample transform plugins"));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (!probe_path.empty()) {
+    std::ofstream answer(probe_path);
+    answer << h::format_json(h::worker::device_answer());
+    return answer ? 0 : 3;
+  }
+  for (const char* required : {"--scenario", "--role", "--rank", "--port", "--out", "--plugins"}) {
+    if (app.count(required) == 0) {
+      std::cerr << required << " is required (or --probe-devices FILE alone)\n";
+      return 2;
+    }
   }
 
   h::scenario s;

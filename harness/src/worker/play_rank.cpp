@@ -11,6 +11,7 @@
 #include <graft/exception_message.hpp>
 #include <graft/grafter.hpp>
 
+#include "worker/rank_device.hpp"
 #include "worker/tensor_factory.hpp"
 
 namespace graft::harness::worker {
@@ -73,6 +74,9 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
                            {"setup", {{"events", nlohmann::json::array()}}},
                            {"steps", nlohmann::json::array()}};
   try {
+    // Before the grafter: its process groups take the current device.
+    const c10::Device device =
+        rank_device(s.devices(side)[static_cast<std::size_t>(rank)], result["graft_rank"].get<int>());
     auto memory = std::make_shared<memory_sink>();
     auto sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
         std::make_shared<jsonl_file_sink>(a.files.events().string()), std::make_shared<text_sink>(std::cerr),
@@ -107,7 +111,7 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
         if (call.tensor) {
           at::Tensor value;
           try {
-            value = make_tensor(*call.tensor, vars);
+            value = make_tensor(*call.tensor, vars).to(device);
           } catch (const fixture_error& e) {
             // The runner names the side and rank; only this loop knows the step.
             GRAFT_THROW(fixture_error,

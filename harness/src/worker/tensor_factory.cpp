@@ -91,7 +91,8 @@ at::Tensor make_dense(const tensor_spec& spec, const std::map<std::string, at::T
       if (it == vars.end()) {
         GRAFT_THROW(fixture_error, "tensor.from: variable \"" + spec.from + "\" holds no tensor on this rank");
       }
-      t = (dense_values(it->second).to(at::kDouble) * spec.scale + spec.offset).contiguous();
+      // On the host: the variable may live on a CUDA device, and the check reads the values.
+      t = (dense_values(it->second).to(at::kCPU).to(at::kDouble) * spec.scale + spec.offset).contiguous();
       const at::ScalarType type = spec.dtype ? scalar_type(*spec.dtype) : it->second.scalar_type();
       check_from_values(spec, t, scenario_dtype_name(type));
       return t.to(type).contiguous();

@@ -60,6 +60,7 @@ outgoing_payload prepare_outgoing(const exchange_call& call, const contribution*
   h.direction = call.direction;
   h.graft_rank = graft_rank;
   h.name = call.name.substr(0, kHeaderNameBytes);
+  if (!sending) h.receives_on = call.recv_device.is_cuda() ? receiver_device::cuda : receiver_device::cpu;
   if (!sending || outgoing == nullptr) return out;
   if (const at::Tensor& t = outgoing->tensor; t.defined()) {
     h.dtype = t.scalar_type();

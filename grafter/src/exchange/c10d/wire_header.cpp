@@ -17,7 +17,7 @@ namespace {
 
 // "GRFT" and the layout version: a peer built from another graft version is
 // named as such instead of being read as garbage.
-constexpr std::int64_t kHeaderVersion = 2;
+constexpr std::int64_t kHeaderVersion = 3;
 constexpr std::int64_t kMagicVersion = (std::int64_t{0x47524654} << 16) | kHeaderVersion;
 
 enum slot : std::int64_t {
@@ -32,6 +32,7 @@ enum slot : std::int64_t {
   kSlotShape,
   kSlotExtrasBytes = kSlotShape + kMaxHeaderDims,
   kSlotRoute,
+  kSlotReceivesOn,
   kSlotName,
   kSlotCount = kSlotName + static_cast<std::int64_t>(kHeaderNameBytes / sizeof(std::int64_t)),
 };
@@ -67,6 +68,29 @@ std::string call_text(const wire_header& h) {
                   what + "; both sides must run the same graft version");
 }
 
+// NCCL moves device memory only: a CUDA payload for a CPU target would need
+// a CUDA buffer on the receiving rank first, which a CPU-only process lacks
+// (it finds out after its sender has posted, and the sender then waits out
+// the timeout), and on a shared host that buffer lands on whatever device is
+// current, where NCCL may refuse a second rank. So devices must not be mixed
+// on the NCCL route; a CPU tensor sent to a CUDA target travels over Gloo and
+// is fine.
+void check_receiver_devices(const std::vector<wire_header>& headers, const rank_layout& layout) {
+  const wire_header* cuda_sender = nullptr;
+  const wire_header* cpu_receiver = nullptr;
+  for (const wire_header& h : headers) {
+    if (h.state == payload_state::present && h.route == payload_route::nccl && cuda_sender == nullptr) cuda_sender = &h;
+    if (h.receives_on == receiver_device::cpu && cpu_receiver == nullptr) cpu_receiver = &h;
+  }
+  if (cuda_sender == nullptr || cpu_receiver == nullptr) return;
+  GRAFT_THROW(mixed_device_error,
+              rank_text(layout, cuda_sender->graft_rank) + " sends a CUDA tensor over NCCL for " +
+                  call_text(*cuda_sender) + ", but " + rank_text(layout, cpu_receiver->graft_rank) +
+                  " receives into a CPU tensor (or none): backend=nccl does not mix CPU and CUDA tensors in one "
+                  "call. Put the receiving side's tensor on a CUDA device, move the sender's to the CPU, or use "
+                  "backend=gloo, which carries any mix through host memory. Nothing was exchanged");
+}
+
 }  // namespace
 
 std::int64_t header_slots() { return kSlotCount; }
@@ -85,6 +109,7 @@ at::Tensor encode_header(const wire_header& header) {
   std::copy_n(header.shape.begin(), s[kSlotNdim], s + kSlotShape);
   s[kSlotExtrasBytes] = header.extras_bytes;
   s[kSlotRoute] = static_cast<std::int64_t>(header.route);
+  s[kSlotReceivesOn] = static_cast<std::int64_t>(header.receives_on);
   std::memcpy(s + kSlotName, header.name.data(), std::min(header.name.size(), kHeaderNameBytes));
   return slots;
 }
@@ -114,6 +139,9 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank) {
   if (s[kSlotRoute] != 0 && s[kSlotRoute] != 1) {
     bad_header(graft_rank, "payload route " + std::to_string(s[kSlotRoute]));
   }
+  if (s[kSlotReceivesOn] < 0 || s[kSlotReceivesOn] > static_cast<std::int64_t>(receiver_device::cuda)) {
+    bad_header(graft_rank, "receiver device " + std::to_string(s[kSlotReceivesOn]));
+  }
   if (s[kSlotExtrasBytes] < 0) {
     bad_header(graft_rank, "extras length " + std::to_string(s[kSlotExtrasBytes]));
   }
@@ -132,6 +160,7 @@ wire_header decode_header(const at::Tensor& slots, int graft_rank) {
   }
   h.extras_bytes = s[kSlotExtrasBytes];
   h.route = static_cast<payload_route>(s[kSlotRoute]);
+  h.receives_on = static_cast<receiver_device>(s[kSlotReceivesOn]);
   const char* name = reinterpret_cast<const char*>(s + kSlotName);
   h.name.assign(name, strnlen(name, kHeaderNameBytes));
   return h;
@@ -154,6 +183,7 @@ void check_wire_headers(const std::vector<wire_header>& headers, const wire_head
     GRAFT_THROW(exchange_error, rank_text(layout, mine.graft_rank) + " cannot send its tensor for " +
                                     call_text(mine) + ": " + *my_refusal + ". Nothing was exchanged");
   }
+  check_receiver_devices(headers, layout);
   for (const wire_header& h : headers) {
     const role side = h.graft_rank < layout.baseline_world_size ? role::baseline : role::target;
     if (h.state != payload_state::refused || !is_sender(side, mine.direction)) continue;

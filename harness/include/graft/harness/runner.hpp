@@ -2,13 +2,17 @@
 // The scenario runner: plays a scenario with one real worker process per rank
 // on 127.0.0.1 (a free port per scenario), bounded by the scenario's timeout,
 // then checks the expectations and the log snapshot. A scenario's result is
-// data (pass / fail / error with the reasons), never an escaping exception.
+// data (pass / fail / skip / error with the reasons), never an escaping
+// exception. A scenario whose devices the machine lacks (device_needs.hpp) is
+// skipped with the reason before any worker starts.
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <graft/harness/device_needs.hpp>
 #include <graft/harness/scenario.hpp>
 
 namespace graft::harness {
@@ -20,13 +24,16 @@ struct runner_options {
   std::filesystem::path worker;    // the graft_worker executable
   bool ci = false;                 // see snapshot_store.hpp
   int jobs = 1;                    // scenarios run at once
+  // What the machine offers; unset: asked of the worker when a scenario with
+  // a CUDA rank needs to know (run_scenarios asks once for all).
+  std::optional<device_inventory> devices;
 };
 
 struct scenario_result {
-  enum class status { pass, fail, error };
+  enum class status { pass, fail, skip, error };
   std::string name;
   status outcome = status::pass;
-  std::vector<std::string> problems;  // what differed (fail) or why it could not run (error)
+  std::vector<std::string> problems;  // what differed (fail), why it could not run (error) or was not run (skip)
   std::string note;                   // e.g. "new snapshot, needs review"
   double seconds = 0;
 };
@@ -41,6 +48,11 @@ scenario_result run_scenario(const scenario& s, const runner_options& options);
 std::vector<scenario_result> run_scenarios(
     const std::vector<scenario>& scenarios, const runner_options& options,
     const std::function<void(std::size_t index, std::size_t total, const scenario_result&)>& on_done);
+
+// The exit code of `graft run` for these results: 1 when any failed or had an
+// error, kExitAllSkipped when every one was skipped (nothing was checked), else 0.
+inline constexpr int kExitAllSkipped = 77;
+int run_exit_code(const std::vector<scenario_result>& results);
 
 // The summary table printed at the end, one row per scenario, then the counts.
 std::string summary_table(const std::vector<scenario_result>& results);

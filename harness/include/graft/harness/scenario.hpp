@@ -29,6 +29,11 @@ inline constexpr std::int64_t kMaxScenarioTensorElements = std::int64_t{1} << 28
 // The dtypes a scenario may name.
 const std::vector<std::string>& scenario_dtypes();
 
+// The devices a rank may make its tensors on: "cpu", or "cuda" (the worker
+// picks cuda:(graft rank % device count), so that on a host with enough
+// devices every rank has its own, as NCCL requires).
+const std::vector<std::string>& scenario_devices();
+
 // How a tensor's values are made; each is deterministic.
 struct tensor_spec {
   enum class source { values, fill, arange, random, from };
@@ -101,10 +106,22 @@ struct scenario {
   std::vector<graft::role> absent;       // sides whose processes are never started
   std::vector<scenario_step> steps;
   std::optional<expectation> expect_setup_baseline, expect_setup_target;
+  // One per rank of each side: where that rank makes its tensors.
+  std::vector<std::string> baseline_devices, target_devices;
+  // false: the expectations are the whole check; no golden snapshot is read
+  // or wanted (the snapshot is still written under reports/).
+  bool golden = true;
   std::filesystem::path path;            // the file it came from
 
   int world_size(graft::role r) const { return r == graft::role::baseline ? baseline_world_size : target_world_size; }
   bool is_absent(graft::role r) const;
+  const std::vector<std::string>& devices(graft::role r) const {
+    return r == graft::role::baseline ? baseline_devices : target_devices;
+  }
+  // Ranks that make CUDA tensors, among the sides that run.
+  int cuda_ranks() const;
+  // The grafter's backend: "gloo" unless the scenario sets it.
+  std::string backend() const;
   const std::optional<expectation>& expect_setup(graft::role r) const {
     return r == graft::role::baseline ? expect_setup_baseline : expect_setup_target;
   }

@@ -10,6 +10,10 @@
 //                 "initial": TV | null, "final": TV | null} ... ] }
 //   EV = {"kind": K, "error_kind": E?, "message": M?}
 //   TV = {"dtype": "float32", "shape": [3], "values": [flat, "NaN" encoded]}
+//
+// `graft_worker --probe-devices FILE` plays nothing: it writes which devices
+// it offers to FILE (device_needs.hpp), for the runner to skip a scenario
+// whose CUDA ranks this machine or build cannot serve.
 
 #include <filesystem>
 #include <string>
