@@ -5,10 +5,12 @@
 //   cuda_kernel_double_fused  the same kernel with scale 2 (fused doubling)
 //   cuda_floor_read           a plain read of both tensors (graft's read_both kernel)
 //   cuda_kernel_metrics       graft's one-pass metrics kernel, result fetched
-// and, when libtorch itself has CUDA, the recv path as it runs today on CUDA
-// tensors (ATen ops, several passes):
-//   cuda_aten_floor_copy, cuda_aten_identity_graft, cuda_aten_double_naive,
-//   cuda_aten_metrics
+// and, when libtorch itself has CUDA, the recv path on CUDA tensors:
+//   cuda_aten_floor_copy      ATen's copy_ (the floor)
+//   cuda_aten_identity_graft  identity_by_rank, whose fused plan runs graft's
+//                             kernel where the build has it in the recv path
+//   cuda_aten_double_naive    a doubling without a plan (ATen ops, several passes)
+//   cuda_aten_metrics         compare() (ATen ops)
 // Counters: bytes (the target), bytes_rw (read + written), and the report
 // derives GB/s and the fraction of the device copy's bandwidth. Without a
 // device (or without the CUDA toolkit at build time) one case registers and
@@ -30,7 +32,7 @@
 #include <graft/metrics.hpp>
 #include <graft/transform.hpp>
 
-#include "graft_kernels.hpp"
+#include "cuda/graft_kernels.hpp"
 #include "recv_setup.hpp"
 #endif
 
@@ -173,7 +175,7 @@ void register_kernel_cases() {
   }
 }
 
-// The recv path on CUDA tensors, through ATen (what graft runs today there).
+// The recv path on CUDA tensors, as graft runs it (see the list above).
 using graft_bench::recv_setup;
 
 template <typename Body>

@@ -2,7 +2,8 @@
 # Configures and builds graft in build/ (Release, tests and bench on).
 #
 # Usage: ci/build.sh [CMake configure arguments, e.g. -DGRAFT_WERROR=ON]
-# Environment: GRAFT_JOBS   build jobs (default: 2)
+# Environment: GRAFT_JOBS        build jobs (default: 2)
+#              GRAFT_BUILD_DIR   the build folder (default: build)
 source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +11,6 @@ bash ci/install-deps.sh
 jobs="${GRAFT_JOBS:-2}"
 # Relative paths in ccache's keys let a fresh clone in another folder reuse objects.
 export CCACHE_BASEDIR="$PWD"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
-cmake --build build -j "$jobs"
+build="${GRAFT_BUILD_DIR:-build}"
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build" -j "$jobs"

@@ -2,7 +2,7 @@
 # Installs what graft needs from Debian 12's packages, and only what is missing:
 # safe to run any number of times.
 #
-# Usage: ci/install-deps.sh   (as root, or with sudo)
+# Usage: ci/install-deps.sh [more Debian packages]   (as root, or with sudo)
 source "$(dirname "$0")/help.sh"
 set -euo pipefail
 
@@ -10,6 +10,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   libtorch-dev libgloo-dev nlohmann-json3-dev libre2-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  "$@"
 )
 
 missing=()

@@ -8,13 +8,21 @@ function(graft_warnings target)
   endif()
 endfunction()
 
-# graft_add_gtest(<name> SOURCES <files...> LIBS <targets...> [LABELS <labels...>])
+# graft_add_gtest(<name> SOURCES <files...> LIBS <targets...> [LABELS <label>])
 # Builds one GoogleTest executable and registers each of its tests with CTest.
 function(graft_add_gtest name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main)
   graft_warnings(${name})
+  # Discovery after the build hands PROPERTIES over as one flat list, in
+  # which a second label would become a property name: more labels go on
+  # the folder (set_property(DIRECTORY APPEND PROPERTY LABELS ...)).
+  list(LENGTH ARG_LABELS label_count)
+  if(label_count GREATER 1)
+    message(FATAL_ERROR "graft_add_gtest(${name}): one label per executable (got ${ARG_LABELS}); put further "
+                        "labels on the folder with set_property(DIRECTORY APPEND PROPERTY LABELS ...)")
+  endif()
   gtest_discover_tests(${name}
     DISCOVERY_TIMEOUT 120
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300)

@@ -12,7 +12,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
-#include "graft_kernels.hpp"
+#include "cuda/graft_kernels.hpp"
 
 namespace {
 
@@ -61,7 +61,7 @@ class device_values {
 
 // The diff sums of x and y as the kernels define them, summed on the host.
 struct host_sums {
-  double xx = 0, yy = 0, xy = 0, dd = 0, abs = 0;
+  double xx = 0, yy = 0, xy = 0, dd = 0, dx = 0, abs = 0;
 };
 
 host_sums sum_on_host(const std::vector<double>& x, const std::vector<double>& y) {
@@ -72,6 +72,7 @@ host_sums sum_on_host(const std::vector<double>& x, const std::vector<double>& y
     s.yy += y[i] * y[i];
     s.xy += x[i] * y[i];
     s.dd += d * d;
+    s.dx += d * x[i];
     s.abs += std::abs(d);
   }
   return s;
@@ -84,6 +85,7 @@ void expect_sums_near(const graft_sums& got, const host_sums& want) {
   EXPECT_TRUE(near(got.sum_yy, want.yy)) << got.sum_yy << " vs " << want.yy;
   EXPECT_TRUE(near(got.sum_xy, want.xy)) << got.sum_xy << " vs " << want.xy;
   EXPECT_TRUE(near(got.sum_dd, want.dd)) << got.sum_dd << " vs " << want.dd;
+  EXPECT_TRUE(near(got.sum_dx, want.dx)) << got.sum_dx << " vs " << want.dx;
   EXPECT_TRUE(near(got.sum_abs, want.abs)) << got.sum_abs << " vs " << want.abs;
 }
 
@@ -225,6 +227,26 @@ TEST(cuda_kernels, converts_float32_into_a_bfloat16_target) {
   }
   EXPECT_NEAR(sums.candidate.sum, candidate_sum, 1e-9 * candidate_sum);
   EXPECT_DOUBLE_EQ(sums.candidate.max, static_cast<double>(source[n - 1]));
+}
+
+// The write without measuring writes what the measured one writes, and
+// float64 doubles exactly.
+TEST(cuda_kernels, unmeasured_write_matches_the_measured_one) {
+  REQUIRE_DEVICE();
+  const std::int64_t n = 30'011;
+  std::vector<double> source(n), target(n, 3.0);
+  for (std::int64_t i = 0; i < n; ++i) source[i] = std::ldexp(static_cast<double>(i % 101) - 50.0, -(i % 9));
+  device_values<double> d_source(source), measured_target(target), unmeasured_target(target);
+  fused(d_source.data(), dtype::float64, measured_target.data(), dtype::float64, n, 2.0);
+  ASSERT_EQ(graft::cuda::fused_write(d_source.data(), dtype::float64, unmeasured_target.data(), dtype::float64, n,
+                                     2.0, nullptr),
+            cudaSuccess);
+  const std::vector<double> measured_values = measured_target.to_host();
+  const std::vector<double> unmeasured_values = unmeasured_target.to_host();
+  for (std::int64_t i = 0; i < n; ++i) {
+    ASSERT_EQ(measured_values[i], 2.0 * source[i]) << i;
+    ASSERT_EQ(unmeasured_values[i], measured_values[i]) << i;
+  }
 }
 
 // NaN and Inf are counted per side and left out of min/max/sum; a NaN

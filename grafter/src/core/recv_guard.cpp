@@ -15,21 +15,44 @@
 #include <graft/tensor_info.hpp>
 
 #include "core/integer_cast.hpp"
+#include "core/one_pass_device.hpp"
 #include "exchange/graftable.hpp"
 #include "stats/write_measure.hpp"
+#ifdef GRAFT_WITH_CUDA_KERNELS
+#include "cuda/write_measure_cuda.hpp"
+#endif
 
 namespace graft::detail {
 
 namespace {
 
-// A failure with its kind, for the recv_skipped event. Every failure leaves
-// the target as it was, unless a transform wrote into it itself.
-struct skip : std::runtime_error {
-  skip(std::string kind_, const std::string& message, bool target_unchanged_ = true)
-      : std::runtime_error(message), kind(std::move(kind_)), target_unchanged(target_unchanged_) {}
-  std::string kind;
-  bool target_unchanged;
+// What a failed call left in the target.
+enum class target_state {
+  unchanged,
+  changed_by_transform,
+  // graft's CUDA kernel was queued and the device failed afterwards.
+  maybe_partly_written,
 };
+
+// A failure with its kind, for the recv_skipped event. Every failure leaves
+// the target as it was, unless a transform wrote into it itself or the
+// device failed while graft's CUDA kernel ran.
+struct skip : std::runtime_error {
+  skip(std::string kind_, const std::string& message, target_state left_ = target_state::unchanged)
+      : std::runtime_error(message), kind(std::move(kind_)), left(left_) {}
+  std::string kind;
+  target_state left;
+};
+
+const char* left_note(target_state left) {
+  switch (left) {
+    case target_state::unchanged: return " (target tensor unchanged)";
+    case target_state::changed_by_transform: return " (target tensor changed by the transform, not by the graft)";
+    case target_state::maybe_partly_written:
+      return " (target tensor may be partly written: the device failed after graft's CUDA kernel was queued)";
+  }
+  return "";
+}
 
 std::vector<at::Tensor> senders_on_target_device(const received& incoming, const at::Tensor& target) {
   std::vector<at::Tensor> out;
@@ -80,7 +103,7 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
                "graft_transform_input::target or a view of it), which a transform may only read; so the "
                "call is skipped, nothing measured against the changed values and nothing written. Return a "
                "new tensor instead" + (failed ? std::string(". It also failed: ") + failed->what() : std::string()),
-               /*target_unchanged=*/false);
+               target_state::changed_by_transform);
   }
   if (failed) throw *failed;
   return candidate;
@@ -124,16 +147,18 @@ at::Tensor conform(const at::Tensor& candidate, const at::Tensor& target) {
   return out;
 }
 
-// Whether the one-pass loops (write_measure.hpp) take source and target:
-// strided CPU tensors of the instantiated dtypes and the same, non-zero
-// numel, the target contiguous (the source is made so).
+// Whether a one-pass write takes source and target: strided tensors of the
+// instantiated dtypes and the same, non-zero numel, both on the CPU or both
+// on one CUDA device (one_pass_device.hpp), the target contiguous (the
+// source is made so).
 bool one_pass_operands(const at::Tensor& source, const at::Tensor& target) {
   const auto plain = [](const at::Tensor& t) {
-    return t.defined() && t.is_cpu() && t.layout() == at::kStrided && !t.is_neg() &&
-           !t.is_conj() && detail::has_write_measure_loop(t.scalar_type());
+    return t.defined() && t.layout() == at::kStrided && !t.is_neg() && !t.is_conj() &&
+           detail::has_write_measure_loop(t.scalar_type());
   };
-  return plain(source) && plain(target) && target.is_contiguous() && source.sizes() == target.sizes() &&
-         target.numel() != 0;
+  return plain(source) && plain(target) &&
+         one_pass_device_for(source.device(), target.device(), cuda_kernels_built()) != one_pass_device::none &&
+         target.is_contiguous() && source.sizes() == target.sizes() && target.numel() != 0;
 }
 
 // Whether the one-pass write may write source into target with exactly
@@ -158,10 +183,54 @@ std::vector<std::int64_t> row_major_strides(at::IntArrayRef shape) {
   return strides;
 }
 
+#ifdef GRAFT_WITH_CUDA_KERNELS
+// Runs one pass of graft's CUDA kernel, its failure a skip. Guaranteed: an
+// error found before the kernel was queued (one pending from earlier work,
+// the workspace, the launch itself: no kernel image for this GPU, no
+// resources) leaves the target unchanged. An error the device reports while
+// the queued kernel runs (found when the sums are fetched) may leave it
+// partly written, and says so; a write-only pass is not waited for, so such
+// an error surfaces in the next CUDA call, graft's or the host program's.
+template <typename Pass>
+auto on_cuda(const at::Tensor& target, Pass&& pass) {
+  try {
+    return pass();
+  } catch (const detail::cuda_pass_error& e) {
+    // The write may have happened: autograd's saved tensors must notice.
+    if (!e.target_unchanged()) target.unsafeGetTensorImpl()->bump_version();
+    throw skip("cuda_failed", e.what(),
+               e.target_unchanged() ? target_state::unchanged : target_state::maybe_partly_written);
+  }
+}
+#endif
+
+// The one-pass write for the target's device (one_pass_operands holds).
+detail::measured_write write_measured(const at::Tensor& source, double scale, const at::Tensor& target) {
+#ifdef GRAFT_WITH_CUDA_KERNELS
+  if (target.is_cuda()) return on_cuda(target, [&] { return detail::cuda_write_measured(source, scale, target); });
+#endif
+  return detail::cpu_write_measured(source, scale, target);
+}
+
+void write_only(const at::Tensor& source, double scale, const at::Tensor& target) {
+#ifdef GRAFT_WITH_CUDA_KERNELS
+  if (target.is_cuda()) return on_cuda(target, [&] { detail::cuda_write(source, scale, target); });
+#endif
+  detail::cpu_write(source, scale, target);
+}
+
+detail::measured_write measure_graft(const at::Tensor& candidate, const at::Tensor& target) {
+#ifdef GRAFT_WITH_CUDA_KERNELS
+  if (target.is_cuda()) return on_cuda(target, [&] { return detail::cuda_measure_graft(candidate, target); });
+#endif
+  return detail::cpu_measure_graft(candidate, target);
+}
+
 // Writes scale * source into target in one pass; when measuring, fills the
 // outcome's before, candidate and metrics from that same pass, else their
 // layouts only. candidate_stride is the layout the candidate tensor would
-// have had. Cannot fail once called.
+// have had. On the CPU it cannot fail once called; on a CUDA device see
+// on_cuda.
 void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor& target,
                        const std::vector<std::int64_t>& candidate_stride, bool measure,
                        recv_outcome& outcome) {
@@ -170,11 +239,11 @@ void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor&
     outcome.before = describe_layout(target);
     outcome.candidate = describe_layout(source);
     outcome.candidate->stride = candidate_stride;
-    detail::cpu_write(dense, scale, target);
+    write_only(dense, scale, target);
     target.unsafeGetTensorImpl()->bump_version();
     return;
   }
-  const detail::measured_write result = detail::cpu_write_measured(dense, scale, target);
+  const detail::measured_write result = write_measured(dense, scale, target);
   // What copy_ does: autograd's saved tensors notice the in-place write.
   target.unsafeGetTensorImpl()->bump_version();
   outcome.before = detail::describe_with(target, target.strides().vec(), result.before);
@@ -183,9 +252,10 @@ void write_in_one_pass(const at::Tensor& source, double scale, const at::Tensor&
 }
 
 // Measures writing candidate into target in one pass that writes nothing
-// (cpu_measure_graft): the compare-only counterpart of write_in_one_pass.
+// (cpu_measure_graft, cuda_measure_graft): the compare-only counterpart of
+// write_in_one_pass.
 void measure_in_one_pass(const at::Tensor& candidate, const at::Tensor& target, recv_outcome& outcome) {
-  const detail::measured_write result = detail::cpu_measure_graft(candidate.contiguous(), target);
+  const detail::measured_write result = measure_graft(candidate.contiguous(), target);
   outcome.before = detail::describe_with(target, target.strides().vec(), result.before);
   outcome.candidate = detail::describe_with(candidate, candidate.strides().vec(), result.candidate);
   outcome.metrics = result.metrics;
@@ -294,16 +364,19 @@ recv_outcome graft_received(recv_request request) {
     return outcome;
   } catch (const skip& s) {
     outcome.error_kind = s.kind;
-    outcome.message = std::string(s.what()) + (s.target_unchanged ? " (target tensor unchanged)"
-                                                                  : " (target tensor changed by the transform, "
-                                                                    "not by the graft)");
+    outcome.message = s.what() + std::string(left_note(s.left));
   } catch (const std::exception& e) {
     outcome.error_kind = "internal";
-    outcome.message = exception_message(e) + " (target tensor unchanged)";
+    outcome.message = exception_message(e) + left_note(target_state::unchanged);
   }
   // Describing the target now describes what the call leaves: the target
-  // unchanged, or as a transform that wrote into it left it.
-  outcome.before = request.measure ? describe(target) : describe_layout(target);
+  // unchanged, or as a transform that wrote into it left it. A device that
+  // failed cannot be read: the layout still says which tensor it was.
+  try {
+    outcome.before = request.measure ? describe(target) : describe_layout(target);
+  } catch (const std::exception&) {
+    outcome.before = describe_layout(target);
+  }
   return outcome;
 }
 

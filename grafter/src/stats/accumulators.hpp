@@ -31,6 +31,7 @@
 
 #include "stats/intrinsic_ops.hpp"
 #include "stats/chunked.hpp"
+#include "stats/partials.hpp"
 #include "stats/passes.hpp"
 #include "stats/simd.hpp"
 
@@ -44,24 +45,6 @@ using lanes_i64 = std::int64_t __attribute__((vector_size(8 * kLanes)));
 using lanes_f32 = float __attribute__((vector_size(4 * kLanes)));
 using lanes_u32 = std::uint32_t __attribute__((vector_size(4 * kLanes)));
 using lanes_u16 = std::uint16_t __attribute__((vector_size(2 * kLanes)));
-
-inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
-inline constexpr std::int64_t kNoIndex = std::numeric_limits<std::int64_t>::max();
-
-// One chunk's diff sums, maximum and counts.
-struct diff_partial {
-  double sum_xx = 0, sum_yy = 0, sum_xy = 0, sum_dd = 0, sum_dx = 0, sum_abs = 0;
-  // -Inf so that the first element of a chunk always becomes its maximum.
-  double max_abs = -kInfinity;
-  std::int64_t max_abs_index = -1;
-  std::int64_t x_nan = 0, x_inf = 0, y_nan = 0, y_inf = 0;
-};
-
-// One chunk's finite min/max/sum and counts.
-struct stats_partial {
-  std::int64_t nan_count = 0, inf_count = 0, finite_count = 0;
-  double min = kInfinity, max = -kInfinity, sum = 0;
-};
 
 // A NaN difference wins over any number (as torch.max); among equals the
 // earlier index stays, so the index is the first occurrence.
@@ -521,27 +504,5 @@ struct stats_lanes {
     return s;
   }
 };
-
-inline diff_metrics to_metrics(const diff_partial& total, std::int64_t n) {
-  diff_metrics m;
-  m.numel = n;
-  m.sum_xx = total.sum_xx;
-  m.sum_yy = total.sum_yy;
-  m.sum_xy = total.sum_xy;
-  m.sum_dd = total.sum_dd;
-  m.sum_dx = total.sum_dx;
-  m.sum_abs = total.sum_abs;
-  m.max_abs = total.max_abs;
-  m.max_abs_index = total.max_abs_index;
-  m.x_nan = total.x_nan;
-  m.x_inf = total.x_inf;
-  m.y_nan = total.y_nan;
-  m.y_inf = total.y_inf;
-  return m;
-}
-
-inline value_stats to_value_stats(const stats_partial& s) {
-  return {s.nan_count, s.inf_count, s.finite_count, s.min, s.max, s.sum};
-}
 
 }  // namespace graft::detail

@@ -48,11 +48,28 @@ void expect_identical(const graft::detail::value_stats& a, const graft::detail::
   EXPECT_SAME_DOUBLE(a.sum, b.sum);
 }
 
+// scale * source as write_measure.hpp defines it (the factor rounded to the
+// source dtype, the product in its math type), in ATen ops whose meaning no
+// release changed. libtorch's own `source * scale` keeps a float16/bfloat16
+// source's factor in float from 2.0 on, so the two agree for every release
+// only when scale_is_exact, which the recv path requires: checked here too.
+at::Tensor scaled(const at::Tensor& source, double scale) {
+  if (scale == 1.0) return source;
+  const at::ScalarType type = source.scalar_type();
+  const at::ScalarType math = type == at::kHalf || type == at::kBFloat16 ? at::kFloat : type;
+  const double factor = at::scalar_tensor(scale, at::kDouble).to(type).item<double>();
+  const at::Tensor out = (source.to(math) * at::scalar_tensor(factor, at::TensorOptions().dtype(math))).to(type);
+  if (graft::detail::scale_is_exact(type, scale)) {
+    EXPECT_EQ(graft_test::byte_checksum(out), graft_test::byte_checksum(source * scale));
+  }
+  return out;
+}
+
 // Runs the pass on copies and checks it against ATen + the unfused passes.
 void expect_matches_unfused(const at::Tensor& source, double scale, const at::Tensor& target) {
   SCOPED_TRACE(std::string(c10::toString(source.scalar_type())) + " -> " +
                c10::toString(target.scalar_type()) + " scale " + std::to_string(scale));
-  const at::Tensor candidate = scale == 1.0 ? source : source * scale;
+  const at::Tensor candidate = scaled(source, scale);
   const at::Tensor expected = candidate.to(target.scalar_type());
   const at::Tensor written = target.clone();
   const graft::detail::measured_write r = cpu_write_measured(source, scale, written);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -17,6 +18,7 @@
 #include "exchange/c10d/layout_agreement.hpp"
 #include "exchange/c10d/messages.hpp"
 #include "exchange/c10d/nccl_blocking_wait.hpp"
+#include "exchange/c10d/store_deadline.hpp"
 
 namespace graft::detail {
 namespace {
@@ -114,19 +116,31 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
 #endif
 
 // c10d's store client waits for its answers without a bound, except in
-// Store::wait, whose timeout is part of its contract. A store that took the
-// connection but never answers (graft rank 0 stopped in a debugger or by
-// SIGSTOP, or another program listening on the port: the kernel accepts for
-// it) would hold the first add() of the layout check forever. So the first
-// request is a wait, on a key this rank has just set. Its timeout also stays
-// on the client's socket (libtorch 1.13 sets it there and never resets it),
-// bounding every later request of the rendezvous too.
+// What a rank that got no answer from the store says: the store took the
+// connection (the kernel accepts for a stopped process too) but did not
+// answer, first or later, within the timeout.
+[[noreturn]] void throw_store_silent(const graft_config& config, const rank_layout& layout, bool answered_before) {
+  GRAFT_THROW(timeout_error,
+              endpoint_text(config, layout) + ": the rendezvous store at " + config.master_address + ":" +
+                  std::to_string(config.master_port) +
+                  (answered_before ? " stopped answering during the rendezvous: no answer"
+                                   : " took the connection but did not answer its first request") +
+                  " within " + seconds_text(config.timeout_seconds) +
+                  ". Graft rank 0 (baseline rank 0) hosts it: check that it is running and not stopped (by a "
+                  "debugger or SIGSTOP), and that no other program listens on port " +
+                  std::to_string(config.master_port));
+}
+
+// The first request: a wait on a key this rank has just set, whose timeout
+// is part of Store::wait's contract. (libtorch 1.13's client also kept that
+// timeout on its socket, bounding every later request of the rendezvous;
+// store_deadline bounds them in every release.)
 void check_store_answers(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                          std::chrono::steady_clock::time_point deadline) {
   const std::string key = "answers/" + std::to_string(layout.graft_rank());
   const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
   try {
-    store.set(key, {1});
+    store.set(key, std::vector<std::uint8_t>{1});
     store.wait({key}, std::max(left, std::chrono::milliseconds(std::chrono::seconds(1))));
   } catch (...) {
     rethrow_as_graft_error(
@@ -184,9 +198,21 @@ c10d_groups join_graft_world(const graft_config& config, const rank_layout& layo
   const std::chrono::milliseconds timeout = exchange_timeout(config);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   c10d_groups groups;
-  groups.store = c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout));
-  check_store_answers(*groups.store, config, layout, deadline);
-  agree_on_layout(*groups.store, config, layout, deadline);
+  // A second past the deadline: the rendezvous's own bounded waits (a rank
+  // that never comes, named by agree_on_layout) end first and say more.
+  store_deadline watchdog(config.master_address, config.master_port, deadline + std::chrono::seconds(1));
+  bool answered = false;
+  try {
+    groups.store = c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout));
+    check_store_answers(*groups.store, config, layout, deadline);
+    answered = true;
+    agree_on_layout(*groups.store, config, layout, deadline);
+  } catch (const graft::error&) {
+    if (watchdog.fired()) throw_store_silent(config, layout, answered);
+    throw;
+  }
+  watchdog.disarm();
+  if (watchdog.fired()) throw_store_silent(config, layout, answered);
   groups.gloo = make_gloo_group(groups.store, config, layout, timeout);
 #ifdef GRAFT_WITH_NCCL
   if (config.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, timeout);

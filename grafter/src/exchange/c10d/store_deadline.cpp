@@ -1,0 +1,119 @@
+#include "exchange/c10d/store_deadline.hpp"
+
+#include <dirent.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace graft::detail {
+namespace {
+
+// An IPv4 address as IPv4, also where an IPv6 socket holds it v4-mapped
+// (::ffff:a.b.c.d), as c10d's client sockets do.
+sockaddr_storage unmapped(const sockaddr_storage& address) {
+  if (address.ss_family != AF_INET6) return address;
+  const auto& six = reinterpret_cast<const sockaddr_in6&>(address);
+  if (!IN6_IS_ADDR_V4MAPPED(&six.sin6_addr)) return address;
+  sockaddr_storage out{};
+  auto& four = reinterpret_cast<sockaddr_in&>(out);
+  four.sin_family = AF_INET;
+  four.sin_port = six.sin6_port;
+  std::memcpy(&four.sin_addr, six.sin6_addr.s6_addr + 12, sizeof(four.sin_addr));
+  return out;
+}
+
+std::vector<sockaddr_storage> resolve(const std::string& host) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  std::vector<sockaddr_storage> out;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return out;
+  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
+    sockaddr_storage address{};
+    std::memcpy(&address, a->ai_addr, a->ai_addrlen);
+    out.push_back(unmapped(address));
+  }
+  freeaddrinfo(found);
+  return out;
+}
+
+// Whether peer is host:port for one of host's addresses.
+bool same_endpoint(const sockaddr_storage& mapped_peer, const std::vector<sockaddr_storage>& host, int port) {
+  const sockaddr_storage peer = unmapped(mapped_peer);
+  for (const sockaddr_storage& h : host) {
+    if (peer.ss_family != h.ss_family) continue;
+    if (peer.ss_family == AF_INET) {
+      const auto& p = reinterpret_cast<const sockaddr_in&>(peer);
+      const auto& a = reinterpret_cast<const sockaddr_in&>(h);
+      if (ntohs(p.sin_port) == port && p.sin_addr.s_addr == a.sin_addr.s_addr) return true;
+    } else if (peer.ss_family == AF_INET6) {
+      const auto& p = reinterpret_cast<const sockaddr_in6&>(peer);
+      const auto& a = reinterpret_cast<const sockaddr_in6&>(h);
+      if (ntohs(p.sin6_port) == port && std::memcmp(&p.sin6_addr, &a.sin6_addr, sizeof(in6_addr)) == 0) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+store_deadline::store_deadline(const std::string& master_address, int master_port,
+                               std::chrono::steady_clock::time_point deadline)
+    : store_addresses_(resolve(master_address)), master_port_(master_port) {
+  watchdog_ = std::thread([this, deadline] { watch(deadline); });
+}
+
+store_deadline::~store_deadline() {
+  disarm();
+  watchdog_.join();
+}
+
+void store_deadline::disarm() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    disarmed_ = true;
+  }
+  wake_.notify_all();
+}
+
+bool store_deadline::fired() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return fired_;
+}
+
+void store_deadline::watch(std::chrono::steady_clock::time_point deadline) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (wake_.wait_until(lock, deadline, [this] { return disarmed_; })) return;
+  // Under the lock: a rendezvous that ends now waits in disarm() until the
+  // connections are shut down, and then sees fired().
+  shut_down_store_connections();
+  fired_ = true;
+}
+
+// The process's open sockets are its /proc/self/fd entries that are
+// sockets; only those connected to the store's address and port are shut
+// down (never the store host's own listening or accepted sockets, whose
+// peers are ephemeral ports).
+void store_deadline::shut_down_store_connections() const {
+  DIR* fds = opendir("/proc/self/fd");
+  if (fds == nullptr) return;
+  while (const dirent* entry = readdir(fds)) {
+    char* end = nullptr;
+    const long fd = std::strtol(entry->d_name, &end, 10);
+    if (end == entry->d_name || *end != '\0' || fd == dirfd(fds)) continue;
+    struct stat info{};
+    if (fstat(static_cast<int>(fd), &info) != 0 || !S_ISSOCK(info.st_mode)) continue;
+    sockaddr_storage peer{};
+    socklen_t length = sizeof(peer);
+    if (getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&peer), &length) != 0) continue;
+    if (same_endpoint(peer, store_addresses_, master_port_)) shutdown(static_cast<int>(fd), SHUT_RDWR);
+  }
+  closedir(fds);
+}
+
+}  // namespace graft::detail
