@@ -76,7 +76,7 @@ build=build-gpu
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${nccl[@]}" \
   -DCMAKE_PREFIX_PATH="$prefix_path" \
   -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-  -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_BENCH_CUDA=ON
+  -DGRAFT_BUILD_BENCH=ON -DGRAFT_BUILD_TESTS=ON -DGRAFT_CUDA_KERNELS=ON
 if ! cmake --build "$build" --target help | grep -q graft_cuda_kernels; then
   echo "gpu-bench: CMake found no CUDA compiler: put nvcc on PATH, set CUDACXX, or install /usr/local/cuda" >&2
   exit 1
