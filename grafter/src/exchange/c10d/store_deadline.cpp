@@ -89,19 +89,24 @@ bool store_deadline::fired() const {
 void store_deadline::watch(std::chrono::steady_clock::time_point deadline) {
   std::unique_lock<std::mutex> lock(mutex_);
   if (wake_.wait_until(lock, deadline, [this] { return disarmed_; })) return;
-  // Under the lock: a rendezvous that ends now waits in disarm() until the
-  // connections are shut down, and then sees fired().
-  shut_down_store_connections();
-  fired_ = true;
+  // Past the deadline, until the rendezvous gives up: a client still
+  // connecting then (c10d bounds connecting itself) may connect later and
+  // wait for its first answer like any other. Under the lock, so that a
+  // rendezvous that ends meanwhile sees fired() once its connections are
+  // shut down.
+  do {
+    if (shut_down_store_connections() > 0) fired_ = true;
+  } while (!wake_.wait_for(lock, std::chrono::milliseconds(200), [this] { return disarmed_; }));
 }
 
 // The process's open sockets are its /proc/self/fd entries that are
 // sockets; only those connected to the store's address and port are shut
 // down (never the store host's own listening or accepted sockets, whose
 // peers are ephemeral ports).
-void store_deadline::shut_down_store_connections() const {
+int store_deadline::shut_down_store_connections() const {
   DIR* fds = opendir("/proc/self/fd");
-  if (fds == nullptr) return;
+  if (fds == nullptr) return 0;
+  int shut = 0;
   while (const dirent* entry = readdir(fds)) {
     char* end = nullptr;
     const long fd = std::strtol(entry->d_name, &end, 10);
@@ -111,9 +116,12 @@ void store_deadline::shut_down_store_connections() const {
     sockaddr_storage peer{};
     socklen_t length = sizeof(peer);
     if (getpeername(static_cast<int>(fd), reinterpret_cast<sockaddr*>(&peer), &length) != 0) continue;
-    if (same_endpoint(peer, store_addresses_, master_port_)) shutdown(static_cast<int>(fd), SHUT_RDWR);
+    if (same_endpoint(peer, store_addresses_, master_port_) && shutdown(static_cast<int>(fd), SHUT_RDWR) == 0) {
+      ++shut;
+    }
   }
   closedir(fds);
+  return shut;
 }
 
 }  // namespace graft::detail

@@ -8,9 +8,10 @@
 //
 // A watchdog thread waits until the deadline. If the rendezvous is still
 // running then, it shuts down this process's connections to the store (the
-// sockets whose peer is the master address and port): the blocked request
-// fails at once, and fired() tells the caller why. disarm() (or the
-// destructor) ends the watchdog without touching anything.
+// sockets whose peer is the master address and port), and goes on doing so
+// until the rendezvous ends: the blocked request fails at once, and fired()
+// tells the caller why. disarm() (or the destructor) ends the watchdog; one
+// disarmed before the deadline touches nothing.
 
 #include <chrono>
 #include <condition_variable>
@@ -33,12 +34,12 @@ class store_deadline {
 
   // The rendezvous is over: the connections stay as they are.
   void disarm();
-  // Whether the deadline passed and the store's connections were shut down.
+  // Whether the deadline passed and a connection to the store was shut down.
   bool fired() const;
 
  private:
   void watch(std::chrono::steady_clock::time_point deadline);
-  void shut_down_store_connections() const;
+  int shut_down_store_connections() const;  // how many
 
   std::vector<sockaddr_storage> store_addresses_;
   int master_port_;
