@@ -21,8 +21,8 @@
 # GTest, Google Benchmark) come from .gpu-deps/ when it is there (made by
 # ci/gpu-deps.sh on a Debian 12 machine, for a machine without a package
 # registry), else from ci/install-deps.sh. libtorch must use the same C++ ABI
-# as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7); the script
-# checks a pip torch's before it builds.
+# as they do (_GLIBCXX_USE_CXX11_ABI=1, true of pip torch >= 2.7); CMake
+# refuses any other before it compiles (cmake/graft_torch.cmake).
 source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,14 +33,6 @@ if [ -z "$prefix" ]; then
     echo "gpu-bench: no libtorch: set GRAFT_TORCH_PREFIX or pip install torch (a CUDA build)" >&2
     exit 1
   }
-fi
-# The Debian libraries graft links to use the C++11 ABI; a libtorch without it
-# (pip torch 2.5, 2.6) fails only at link time, with pages of undefined symbols.
-abi="$(python3 -c 'import torch; print(int(torch._C._GLIBCXX_USE_CXX11_ABI))' 2>/dev/null || true)"
-if [ "$abi" = "0" ] && [ -z "${GRAFT_TORCH_PREFIX:-}" ]; then
-  echo "gpu-bench: the pip torch at $prefix uses _GLIBCXX_USE_CXX11_ABI=0, graft's dependencies the C++11 ABI:" \
-       "install a torch built with the C++11 ABI (pip torch >= 2.7) or set GRAFT_TORCH_PREFIX to a cxx11-abi libtorch" >&2
-  exit 1
 fi
 # A CUDA libtorch's CMake enables CUDA itself: it needs nvcc on PATH, and it
 # builds for TORCH_CUDA_ARCH_LIST (else for the GPUs it detects), not for
