@@ -10,6 +10,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   libtorch-dev libgloo-dev nlohmann-json3-dev libre2-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  python3-dev python3-torch python3-pytest pybind11-dev
   "$@"
 )
 

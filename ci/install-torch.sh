@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Puts pip torch VERSION, with the CUDA wheels it depends on (nvidia-nccl
-# included), in a git-ignored virtual environment .torch/VERSION/, and prints
+# included), and pytest (the Python package's tests run with it) in a
+# git-ignored virtual environment .torch/VERSION/, and prints
 # the CMake prefix to build graft against it. Safe to run any number of times:
 # an environment that already imports torch VERSION is kept as it is.
 #
@@ -41,6 +42,8 @@ fi
 
 if [ "$(installed_version)" = "$version" ]; then
   echo "install-torch: torch $version already in .torch/$version" >&2
+  "$python" -c 'import pytest' 2>/dev/null ||
+    "$python" -m pip install --quiet --disable-pip-version-check pytest >&2
   cmake_prefix
   exit 0
 fi
@@ -56,7 +59,7 @@ rm -rf "$venv"
 index=()
 [ -z "${GRAFT_TORCH_INDEX_URL:-}" ] || index=(--index-url "$GRAFT_TORCH_INDEX_URL")
 echo "install-torch: installing torch==$version into .torch/$version (with its CUDA wheels: a few GiB)" >&2
-"$python" -m pip install --quiet --disable-pip-version-check "${index[@]}" "torch==$version" numpy
+"$python" -m pip install --quiet --disable-pip-version-check "${index[@]}" "torch==$version" numpy pytest
 if [ "$(installed_version)" != "$version" ]; then
   echo "install-torch: pip finished but .torch/$version does not import torch $version" >&2
   exit 1

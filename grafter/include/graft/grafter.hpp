@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -33,6 +34,10 @@ struct grafter_options {
   std::shared_ptr<event_sink> sink;          // default: human-readable lines on stderr
   exchange_factory make_exchange;            // default: the c10d exchange
   std::optional<transform> custom_transform; // overrides config.transform_path
+  // Turns config.transform_path into a transform (default: load_transform).
+  // Whatever it throws becomes the transform_load event, with error_kind when
+  // it is a plugin_load_error. The Python package loads pkg.module.symbol here.
+  std::function<transform(std::string_view spec)> load_transform;
 };
 
 class grafter {

@@ -8,6 +8,8 @@
 //   LIBRARY:SYMBOL                            a transform from a plugin library
 //       /abs/or/rel/path/libmy_transforms.so:double_it
 //       libmy_transforms.so:double_it
+//   pkg.module.symbol                         a Python callable (the reference's form)
+//       my_transforms.double_it
 //
 // LIBRARY:SYMBOL is split at the LAST ':' (SYMBOL is a C identifier and never
 // holds one; a path might). The library part "builtin" is reserved: name a file
@@ -60,6 +62,10 @@ inline constexpr const char* kGraftPluginPathEnv = "GRAFT_PLUGIN_PATH";
 // A message describing what is wrong with the spec's syntax, or nullopt if it
 // is well formed. Checks syntax only (no file access), for config validation.
 std::optional<std::string> spec_problem(std::string_view spec);
+
+// Whether the spec is pkg.module.symbol, a Python transform: well formed, but
+// only the Python package (import graft) loads it; load_transform refuses it.
+bool is_python_transform_spec(std::string_view spec);
 
 // The transform the spec names. Throws plugin_load_error. The returned fn
 // throws transform_error when the plugin reports an error or returns no tensor.

@@ -100,7 +100,8 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
     // Loaded once, here. A failure is reported once; every later graft on
     // this side is skipped with the same reason, and the host carries on.
     try {
-      state_->chosen_transform = load_transform(*c.transform_path);
+      state_->chosen_transform = options.load_transform ? options.load_transform(*c.transform_path)
+                                                        : load_transform(*c.transform_path);
     } catch (const std::exception& e) {
       state_->transform_problem = exception_message(e);
       nlohmann::json fields = {{"spec", *c.transform_path}, {"message", state_->transform_problem}};

@@ -97,6 +97,8 @@ std::string_view to_string(plugin_load_error_kind k) {
   return "unknown";
 }
 
+bool is_python_transform_spec(std::string_view spec) { return detail::is_python_spec(spec); }
+
 std::optional<std::string> spec_problem(std::string_view spec) {
   try {
     const detail::transform_spec parsed = detail::parse_transform_spec(spec);
@@ -110,6 +112,13 @@ std::optional<std::string> spec_problem(std::string_view spec) {
 transform load_transform(std::string_view spec) {
   const detail::transform_spec parsed = detail::parse_transform_spec(spec);
   if (parsed.builtin) return detail::make_builtin_transform(parsed);
+  if (parsed.python) {
+    throw plugin_load_error(
+        plugin_load_error_kind::malformed_spec,
+        "transform spec '" + parsed.text +
+            "' is a Python transform (pkg.module.symbol), which only a grafter made from Python "
+            "(import graft) can load; in this program name a plugin as LIBRARY:SYMBOL or a builtin:NAME");
+  }
 
   instance_cache& instances = cache();
   const std::lock_guard<std::mutex> lock(instances.mutex);

@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kSyntax =
     "write LIBRARY:SYMBOL (e.g. libmy_transforms.so:double_it) or builtin:NAME[:KEY=VALUE,...] "
-    "(builtin:identity_by_rank, builtin:reshard, builtin:reshard:dim=1)";
+    "(builtin:identity_by_rank, builtin:reshard, builtin:reshard:dim=1), or from Python pkg.module.symbol";
 
 [[noreturn]] void malformed(std::string_view spec, const std::string& problem) {
   throw plugin_load_error(
@@ -43,14 +43,37 @@ std::vector<std::pair<std::string, std::string>> parse_options(std::string_view 
   }
 }
 
+// A library's file name ("libx.so", "libx.so.1") that lacks its ":SYMBOL".
+bool names_a_library_file(std::string_view spec) {
+  const std::size_t so = spec.rfind(".so");
+  return so != std::string_view::npos &&
+         (so + 3 == spec.size() || spec[so + 3] == '.');
+}
+
 }  // namespace
+
+bool is_python_spec(std::string_view spec) {
+  if (spec.find('.') == std::string_view::npos || names_a_library_file(spec)) return false;
+  while (true) {
+    const std::size_t dot = spec.find('.');
+    if (!is_c_identifier(spec.substr(0, dot))) return false;
+    if (dot == std::string_view::npos) return true;
+    spec.remove_prefix(dot + 1);
+  }
+}
 
 transform_spec parse_transform_spec(std::string_view spec) {
   transform_spec out;
   out.text = std::string(spec);
+  if (is_python_spec(spec)) {
+    out.python = true;
+    out.symbol = std::string(spec);
+    return out;
+  }
   const std::size_t first = spec.find(':');
   if (first == std::string_view::npos) {
-    malformed(spec, "no ':' separating LIBRARY and SYMBOL (missing LIBRARY: prefix)");
+    malformed(spec, "no ':' separating LIBRARY and SYMBOL (missing LIBRARY: prefix), and no "
+                    "pkg.module.symbol either (missing dotted prefix)");
   }
   if (spec.substr(0, first) == kBuiltinLibrary) {
     out.builtin = true;

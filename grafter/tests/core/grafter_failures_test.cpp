@@ -3,6 +3,7 @@
 #include <graft/error.hpp>
 #include <graft/event_sink.hpp>
 #include <graft/grafter.hpp>
+#include <graft/transform_loader.hpp>
 
 #include <chrono>
 #include <sstream>
@@ -48,6 +49,31 @@ TEST(grafter_failures, default_transform_shape_mismatch_asks_for_a_transform) {
   EXPECT_NE(message_of(e).find("requires matching shapes"), std::string::npos);
   EXPECT_NE(message_of(e).find("DUMPER_GRAFTER_TRANSFORM_PATH"), std::string::npos);
   EXPECT_NE(message_of(e).find("target tensor unchanged"), std::string::npos);
+}
+
+// The loader a host passes in (the Python package's) replaces load_transform,
+// and its failures are the same transform_load event with their kind.
+TEST(grafter_failures, host_loader_loads_the_spec_and_its_failure_is_a_load_event) {
+  graft_config c = local_world::default_config();
+  c.side = role::target;
+  c.baseline_world_size = 1;
+  c.target_world_size = 1;
+  c.transform_path = "pkg.module.missing";
+  auto sink = std::make_shared<memory_sink>();
+  grafter_options options;
+  options.sink = sink;
+  std::string asked;
+  options.load_transform = [&](std::string_view spec) -> transform {
+    asked = std::string(spec);
+    throw plugin_load_error(plugin_load_error_kind::symbol_not_found, "module 'pkg.module' has no 'missing'");
+  };
+  const grafter g(c, side_rank{0, 1}, options);
+  EXPECT_EQ(asked, "pkg.module.missing");
+  const auto loads = sink->events_of("transform_load");
+  ASSERT_EQ(loads.size(), 1u);
+  EXPECT_EQ(loads[0].fields["error_kind"], "symbol_not_found");
+  EXPECT_EQ(loads[0].fields["spec"], "pkg.module.missing");
+  EXPECT_EQ(message_of(loads[0]), "module 'pkg.module' has no 'missing'");
 }
 
 TEST(grafter_failures, throwing_transform) {

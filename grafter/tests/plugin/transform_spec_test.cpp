@@ -37,6 +37,34 @@ TEST(transform_spec, no_colon_is_the_missing_prefix_case) {
   EXPECT_NE(message.find("LIBRARY:SYMBOL"), std::string::npos) << message;
 }
 
+TEST(transform_spec, no_colon_and_no_dot_names_both_forms) {
+  const std::string message = malformed_message("only_one_segment");
+  EXPECT_NE(message.find("missing dotted prefix"), std::string::npos) << message;
+  EXPECT_NE(message.find("pkg.module.symbol"), std::string::npos) << message;
+}
+
+TEST(transform_spec, dotted_paths_are_python_transforms) {
+  for (const char* spec : {"pkg.module.symbol", "my_transforms.double_it", "a.b"}) {
+    EXPECT_TRUE(graft::is_python_transform_spec(spec)) << spec;
+    EXPECT_EQ(graft::spec_problem(spec), std::nullopt) << spec;
+  }
+  for (const char* spec : {"libx.so", "libx.so.1", "lib/x.y", "a..b", ".a", "a.", "a.9b", "a.b:c",
+                           "builtin:reshard", "only_one_segment", ""}) {
+    EXPECT_FALSE(graft::is_python_transform_spec(spec)) << spec;
+  }
+}
+
+TEST(transform_spec, a_library_name_without_symbol_is_not_python) {
+  const std::string message = malformed_message("libx.so");
+  EXPECT_NE(message.find("no ':'"), std::string::npos) << message;
+}
+
+TEST(transform_spec, cpp_refuses_python_transforms_with_the_fix) {
+  const std::string message = malformed_message("pkg.module.double_it");
+  EXPECT_NE(message.find("'pkg.module.double_it' is a Python transform"), std::string::npos) << message;
+  EXPECT_NE(message.find("import graft"), std::string::npos) << message;
+}
+
 TEST(transform_spec, empty_parts) {
   EXPECT_NE(malformed_message(":double_it").find("empty LIBRARY"), std::string::npos);
   EXPECT_NE(malformed_message("libx.so:").find("empty SYMBOL"), std::string::npos);

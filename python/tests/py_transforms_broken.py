@@ -1,0 +1,3 @@
+"""A transform module whose import fails."""
+
+raise RuntimeError("intentional import failure")
