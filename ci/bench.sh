@@ -4,6 +4,9 @@
 #   report.md           every figure as a ratio against its floor from the
 #                       same run, with the issue's targets (met or not)
 #   latency.svg         latency against size, floors dashed
+#   python_bench.json   the Python package's 1+1 graft against raw
+#                       torch.distributed send/recv (python/bench/graft_bench.py;
+#                       when the build has the package and GRAFT_BENCH_ONLY is unset)
 #
 # Usage: ci/bench.sh [extra Google Benchmark flags...]
 # Environment (all optional):
@@ -94,3 +97,12 @@ if [ ${#jsons[@]} -eq 0 ]; then
   exit 2
 fi
 "$build/bench/tools/graft_bench_report" report --out "$out" "${jsons[@]}"
+
+# The Python package's bench, with the Python the build made it for.
+if [ -z "${GRAFT_BENCH_ONLY:-}" ] && [ -d "$build/python/graft" ]; then
+  python="$(cat "$build/python/python-executable")"
+  sizes=()
+  for mib in 1 16 64; do [ "$mib" -le "$GRAFT_BENCH_MAX_MIB" ] && sizes+=("$mib"); done
+  echo "== python_bench ($python, sizes ${sizes[*]} MiB)"
+  PYTHONPATH="$build/python" "$python" python/bench/graft_bench.py --sizes "${sizes[@]}" --out "$out/python_bench.json"
+fi

@@ -20,7 +20,9 @@ case "$sanitizers" in
   address,undefined) build=build-asan ;;
   *) echo "sanitize: GRAFT_SANITIZE is '$sanitizers'; use address,undefined (the default) or thread" >&2; exit 2 ;;
 esac
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAFT_SANITIZE="$sanitizers"
+# Without the Python package: an instrumented extension loads into an
+# uninstrumented python only with the sanitizer's runtime preloaded.
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRAFT_SANITIZE="$sanitizers" -DGRAFT_PYTHON=OFF
 cmake --build "$build" -j "${GRAFT_JOBS:-2}"
 # Worker processes the tests spawn inherit these.
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"

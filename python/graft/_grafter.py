@@ -5,6 +5,7 @@ import os
 import torch
 
 from graft import _graft
+from graft._graft import ConfigError
 from graft._transforms import load_python_transform
 
 # Events from Grafter.from_env() go to this file (JSON lines) when it is set.
@@ -126,5 +127,3 @@ class Grafter:
         type_name = value if isinstance(value, str) else type(value).__name__
         self._native.intercept_non_tensor(type_name, tags)
 
-
-ConfigError = _graft.ConfigError

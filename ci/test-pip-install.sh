@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs pip install . as a user would, against pip torch VERSION (.torch/VERSION,
+# installed by ci/install-torch.sh): builds the wheel with pip's default build
+# isolation into a throwaway folder (--no-deps: the torch is the venv's own),
+# then runs the Python package's pytest suite against that installed copy,
+# with graft_client from the build folder of the same torch for the worlds
+# that mix Python and C++ ranks.
+#
+# Usage: ci/test-pip-install.sh [VERSION]    (default 2.11.0)
+# Environment: GRAFT_BUILD_DIR   the build folder of that torch (default: as ci/test-torch.sh's)
+source "$(dirname "$0")/help.sh"
+set -euo pipefail
+cd "$(dirname "$0")/.."
+version="${1:-2.11.0}"
+default_build=build-torch2
+[ "$version" = "2.11.0" ] || default_build="build-torch-$version"
+build="${GRAFT_BUILD_DIR:-$default_build}"
+python=".torch/$version/bin/python"
+[ -x "$python" ] || { echo "test-pip-install: no .torch/$version; run ci/install-torch.sh $version" >&2; exit 1; }
+for needed in examples/graft_client fixtures/transforms/libgraft_double_transform.so; do
+  [ -e "$build/$needed" ] || { echo "test-pip-install: no $build/$needed; run ci/test-torch.sh $version first" >&2; exit 1; }
+done
+command -v nvcc >/dev/null || export PATH="$PATH:/usr/local/cuda/bin"
+# Relative paths in ccache's keys let the wheel's build reuse objects.
+export CCACHE_BASEDIR="$PWD"
+
+installed="$(mktemp -d)"
+trap 'rm -rf "$installed"' EXIT
+started=$SECONDS
+"$python" -m pip install --quiet --disable-pip-version-check --no-deps --target "$installed" .
+echo "test-pip-install: pip install . took $((SECONDS - started)) s"
+module="$(ls "$installed"/graft/_graft*.so)"
+echo "test-pip-install: built $(basename "$module") for torch $("$python" -c 'import torch; print(torch.__version__)')"
+
+# From another folder, so that nothing resolves to the source tree.
+tests="$PWD/python/tests"
+client="$PWD/$build/examples/graft_client"
+plugin="$PWD/$build/fixtures/transforms/libgraft_double_transform.so"
+cd "$installed"
+PYTHONPATH="$installed:$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
+  "$python" -c 'import graft, sys; assert graft.__file__.startswith(sys.argv[1]), graft.__file__' "$installed"
+PYTHONPATH="$installed:$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
+  "$python" -m pytest -q -p no:cacheprovider "$tests"
