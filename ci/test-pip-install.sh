@@ -15,7 +15,7 @@ version="${1:-2.11.0}"
 default_build=build-torch2
 [ "$version" = "2.11.0" ] || default_build="build-torch-$version"
 build="${GRAFT_BUILD_DIR:-$default_build}"
-python=".torch/$version/bin/python"
+python="$PWD/.torch/$version/bin/python"
 [ -x "$python" ] || { echo "test-pip-install: no .torch/$version; run ci/install-torch.sh $version" >&2; exit 1; }
 for needed in examples/graft_client fixtures/transforms/libgraft_double_transform.so; do
   [ -e "$build/$needed" ] || { echo "test-pip-install: no $build/$needed; run ci/test-torch.sh $version first" >&2; exit 1; }
