@@ -3,7 +3,8 @@
 # with its CUDA wheels in .torch/VERSION (ci/install-torch.sh), configures
 # build-torch2/ against it with CUDA and NCCL on (nvcc from the CUDA toolkit,
 # nccl.h from the nvidia-nccl wheel CMake finds beside the torch), builds
-# everything and runs every test with ctest. Without a CUDA device the CUDA
+# everything and runs every test with ctest (JUnit XML in
+# reports/junit/ctest-torch-VERSION.xml). Without a CUDA device the CUDA
 # tests skip, each with its reason.
 #
 # Usage: ci/test-torch.sh [VERSION]    (default 2.11.0, the GPU machine's torch)
@@ -28,4 +29,6 @@ if ! command -v nvcc >/dev/null && [ -z "${CUDACXX:-}" ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
 GRAFT_BUILD_DIR="$build" bash ci/build.sh -DGRAFT_TORCH_PREFIX="$prefix"
-ctest --test-dir "$build" --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600
+mkdir -p reports/junit
+ctest --test-dir "$build" --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600 \
+  --output-junit "$PWD/reports/junit/ctest-torch-$version.xml"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds, runs every test with ctest.
+# The test command: installs what is missing, builds, runs every test with ctest,
+# and writes ctest's JUnit XML to reports/junit/ctest.xml for CI systems.
 #
 # Usage: ci/test.sh   (no arguments; for a choice of tests, ctest --test-dir build -R REGEX)
 # Environment: GRAFT_JOBS   build and test jobs (default: 2)
@@ -11,4 +12,5 @@ if [ $# -gt 0 ]; then
 fi
 cd "$(dirname "$0")/.."
 bash ci/build.sh
-ctest --test-dir build --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600
+mkdir -p reports/junit
+ctest --test-dir build --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600 --output-junit "$PWD/reports/junit/ctest.xml"

@@ -85,7 +85,7 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
   if (!pending.empty()) {
     std::cout << pending.size() << " pending snapshot" << (pending.size() == 1 ? "" : "s") << " in "
               << p.snapshots().string() << ": review with graft diff GOLDEN PENDING, accept with graft update "
-              << "[NAME...]\n";
+              << "[NAME...] --reports " << p.reports.string() << "\n";
   }
   if (full) {
     std::set<std::string> names;

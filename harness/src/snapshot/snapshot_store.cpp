@@ -31,6 +31,8 @@ std::filesystem::path snapshot_dirs::pending_path(const std::string& name) const
 
 std::string snapshot_check::message() const {
   const std::string golden = dirs.golden_path(name).string();
+  // The reports folder always named: the tests' folder is not graft's default.
+  const std::string update = "graft update " + name + " --reports " + dirs.output.parent_path().string();
   switch (outcome) {
     case status::match:
       return "snapshot matches " + golden;
@@ -38,11 +40,11 @@ std::string snapshot_check::message() const {
       return "snapshot differs from " + golden + " (" + std::to_string(diffs.size()) + " difference" +
              (diffs.size() == 1 ? "" : "s") + "):\n" + format_differences(diffs) +
              (pending ? "review with: graft diff " + golden + " " + pending->string() +
-                            "\naccept with: graft update " + name
+                            "\naccept with: " + update
                       : "CI: nothing written; the actual snapshot is " + dirs.actual_path(name).string());
     case status::new_snapshot:
       return "new snapshot, needs review: " + (pending ? pending->string() : std::string()) +
-             "\naccept with: graft update " + name;
+             "\naccept with: " + update;
     case status::missing_in_ci:
       return "no golden snapshot " + golden +
              " (CI: a missing golden fails and nothing is written). Run graft run " + name +
