@@ -43,7 +43,8 @@ int usage(const char* program, const std::string& problem) {
   if (!problem.empty()) std::cerr << "graft_client: " << problem << "\n";
   std::cerr << "usage: " << program << " [--events PATH] [--numel N] [--layers L]\n"
             << "  Plays one rank of a graft world configured by DUMPER_GRAFTER_* and RANK/WORLD_SIZE.\n"
-            << "  --events PATH  append the grafter's JSON-lines events to PATH (default: stderr lines only)\n"
+            << "  --events PATH  append the grafter's JSON-lines events to PATH (default: stderr lines, and\n"
+            << "                 DUMPER_GRAFTER_EVENTS_PATH's file when it is set)\n"
             << "  --numel N      elements per dumped tensor (default 4)\n"
             << "  --layers L     layers of dump calls (default 2)\n";
   return problem.empty() ? 0 : 2;

@@ -8,9 +8,6 @@ from graft import _graft
 from graft._graft import ConfigError
 from graft._transforms import load_python_transform
 
-# Events from Grafter.from_env() go to this file (JSON lines) when it is set.
-EVENTS_PATH_ENV = "GRAFT_EVENTS"
-
 
 def _local_rank_and_size(rank, world_size):
     """This process's rank and world size on its own side.
@@ -53,6 +50,8 @@ class Grafter:
 
     events: a path (events are appended as JSON lines), a callable (called
     with one dict per event), or None (one readable line per event on stderr).
+    The events_path setting (DUMPER_GRAFTER_EVENTS_PATH, with {role}, {rank},
+    {graft_rank} and {pid} filled in) gets them as JSON lines as well.
 
     rank, world_size: this process's place on its side; by default from
     torch.distributed's default group when it is initialised, else RANK and
@@ -80,12 +79,7 @@ class Grafter:
 
     @classmethod
     def from_env(cls, *, events=None, rank=None, world_size=None):
-        """The grafter DUMPER_GRAFTER_* describes (disabled unless DUMPER_GRAFTER_ENABLE is true).
-
-        Events go to events if given, else to the file GRAFT_EVENTS names, else to stderr.
-        """
-        if events is None:
-            events = os.environ.get(EVENTS_PATH_ENV) or None
+        """The grafter DUMPER_GRAFTER_* describes (disabled unless DUMPER_GRAFTER_ENABLE is true)."""
         grafter = cls.__new__(cls)
         grafter._native = _graft.NativeGrafter.from_env(
             *_local_rank_and_size(rank, world_size), _event_sink(events), load_python_transform)

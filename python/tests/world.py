@@ -56,6 +56,8 @@ def run_world(tmp_path, program, baseline=1, target=1, settings=None, cpp_side=N
         "DUMPER_GRAFTER_BASELINE_WORLD_SIZE": str(baseline),
         "DUMPER_GRAFTER_TARGET_WORLD_SIZE": str(target),
         "DUMPER_GRAFTER_TIMEOUT": "30",
+        # Every rank, Python or C++, logs where the environment says.
+        "DUMPER_GRAFTER_EVENTS_PATH": str(tmp_path / "events-{role}-{rank}.jsonl"),
     })
     for key, value in (settings or {}).items():
         env_common["DUMPER_GRAFTER_" + key.upper()] = str(value)
@@ -70,9 +72,8 @@ def run_world(tmp_path, program, baseline=1, target=1, settings=None, cpp_side=N
             stdout = open(tmp_path / f"stdout-{side}-{rank}.txt", "w")
             stderr = open(tmp_path / f"stderr-{side}-{rank}.txt", "w")
             if side == cpp_side:
-                command = [required_env("GRAFT_CLIENT", "the graft_client program"), "--events", str(events)]
+                command = [required_env("GRAFT_CLIENT", "the graft_client program")]
             else:
-                env["GRAFT_EVENTS"] = str(events)
                 command = [sys.executable, str(HERE / "world_worker.py"), program, str(result)]
             processes.append((side, rank, events, result, stdout, stderr,
                               subprocess.Popen(command, env=env, stdout=stdout, stderr=stderr)))

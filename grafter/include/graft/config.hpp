@@ -47,6 +47,9 @@ struct graft_config {
   static std::optional<std::string> timeout_problem(double seconds);
   std::optional<std::string> transform_path; // LIBRARY:SYMBOL; unset: identity-by-rank
   measure_mode measure = measure_mode::full;  // full | off
+  // A JSON-lines file the grafter writes its events to as well as to its
+  // sink; {role}, {rank}, {graft_rank} and {pid} are filled in (graft/events_path.hpp).
+  std::optional<std::string> events_path;
 
   // Reads DUMPER_GRAFTER_<FIELD> from the given environment (name -> value);
   // unset or blank values keep the default, and a DUMPER_GRAFTER_ variable
@@ -61,7 +64,7 @@ struct graft_config {
 
   // When enabled: throws config_error for the first invalid field, in the
   // reference's order (role, address, port, world sizes, filters), then
-  // backend, timeout, transform spec, and compiles both filters.
+  // backend, timeout, transform spec, events path, and compiles the filters.
   void validate() const;
 
   // The valid keys, in declaration order.

@@ -113,6 +113,7 @@ const std::vector<field>& fields() {
        [](graft_config& c, const nlohmann::json& v, const std::string& where) {
          c.measure = parse_measure(expect_json_string(v, where), where);
        }},
+      optional_string_field("events_path", &graft_config::events_path),
   };
   return all;
 }

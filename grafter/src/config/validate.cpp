@@ -4,6 +4,7 @@
 #include <string>
 
 #include <graft/error.hpp>
+#include <graft/events_path.hpp>
 #include <graft/filter.hpp>
 #include <graft/transform_loader.hpp>
 
@@ -55,6 +56,11 @@ void graft_config::validate() const {
   if (transform_path) {
     if (const auto problem = spec_problem(*transform_path)) {
       invalid("transform_path: " + *problem);
+    }
+  }
+  if (events_path) {
+    if (const auto problem = events_path_problem(*events_path)) {
+      invalid("events_path '" + *events_path + "': " + *problem + "; set " + env_name("events_path"));
     }
   }
   if (b2t_filter) filter::compile(*b2t_filter, "b2t_filter");

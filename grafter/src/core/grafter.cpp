@@ -9,6 +9,7 @@
 
 #include <graft/c10d_exchange.hpp>
 #include <graft/error.hpp>
+#include <graft/events_path.hpp>
 #include <graft/exception_message.hpp>
 #include <graft/filter.hpp>
 #include <graft/tensor_info.hpp>
@@ -93,6 +94,13 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
   state_->t2b = compile_optional(c.t2b_filter, "t2b_filter");
   state_->compare = compile_optional(c.compare_filter, "compare_filter");
   state_->sink = options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr);
+  if (c.events_path) {
+    const std::string path = expand_events_path(*c.events_path, to_string(state_->layout.side),
+                                                state_->layout.local_rank, state_->layout.graft_rank(),
+                                                static_cast<long>(::getpid()));
+    state_->sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
+        std::move(state_->sink), std::make_shared<jsonl_file_sink>(path)});
+  }
   state_->make_exchange = options.make_exchange ? std::move(options.make_exchange) : c10d_exchange_factory();
   if (options.custom_transform) {
     state_->chosen_transform = std::move(options.custom_transform);

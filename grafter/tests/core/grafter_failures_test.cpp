@@ -5,7 +5,11 @@
 #include <graft/grafter.hpp>
 #include <graft/transform_loader.hpp>
 
+#include <unistd.h>
+
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -74,6 +78,33 @@ TEST(grafter_failures, host_loader_loads_the_spec_and_its_failure_is_a_load_even
   EXPECT_EQ(loads[0].fields["error_kind"], "symbol_not_found");
   EXPECT_EQ(loads[0].fields["spec"], "pkg.module.missing");
   EXPECT_EQ(message_of(loads[0]), "module 'pkg.module' has no 'missing'");
+}
+
+// DUMPER_GRAFTER_EVENTS_PATH: the events go there as well as to the host's
+// own sink, under the name its placeholders give this rank.
+TEST(grafter_failures, events_path_gets_the_events_beside_the_host_sink) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("graft_events_path_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  graft_config c = local_world::default_config();
+  c.side = role::target;
+  c.baseline_world_size = 2;
+  c.target_world_size = 2;
+  c.transform_path = "pkg.module.fn";  // refused in C++: one transform_load event at construction
+  c.events_path = (dir / "ev-{role}-{rank}-{graft_rank}.jsonl").string();
+  auto sink = std::make_shared<memory_sink>();
+  grafter_options options;
+  options.sink = sink;
+  { const grafter g(c, side_rank{1, 2}, options); }
+  ASSERT_EQ(sink->events_of("transform_load").size(), 1u);
+  std::ifstream file(dir / "ev-target-1-3.jsonl");
+  std::string line;
+  ASSERT_TRUE(std::getline(file, line)) << "no events in " << (dir / "ev-target-1-3.jsonl");
+  const nlohmann::json written = nlohmann::json::parse(line);
+  EXPECT_EQ(written["kind"], "transform_load");
+  EXPECT_EQ(written["error_kind"], "malformed_spec");
+  EXPECT_EQ(written["graft_rank"], 3);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(grafter_failures, throwing_transform) {

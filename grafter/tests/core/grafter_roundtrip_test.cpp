@@ -86,7 +86,9 @@ TEST(grafter_roundtrip, unmatched_name_is_silent_and_creates_no_group) {
 TEST(grafter_roundtrip, disabled_returns_silently) {
   graft_config c;  // enable defaults to false
   auto sink = std::make_shared<memory_sink>();
-  grafter g(c, {0, 1}, {sink, nullptr, std::nullopt});
+  grafter_options options;
+  options.sink = sink;
+  grafter g(c, {0, 1}, options);
   at::Tensor t = at::zeros({2});
   g.maybe_intercept(t, {{"name", "x"}});
   EXPECT_FALSE(g.active());
