@@ -12,9 +12,8 @@ source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${1:-2.11.0}"
-default_build=build-torch2
-[ "$version" = "2.11.0" ] || default_build="build-torch-$version"
-build="${GRAFT_BUILD_DIR:-$default_build}"
+source ci/torch-build-dir.sh
+build="${GRAFT_BUILD_DIR:-$(torch_build_dir "$version")}"
 python="$PWD/.torch/$version/bin/python"
 [ -x "$python" ] || { echo "test-pip-install: no .torch/$version; run ci/install-torch.sh $version" >&2; exit 1; }
 for needed in examples/graft_client fixtures/transforms/libgraft_double_transform.so; do

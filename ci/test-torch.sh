@@ -15,9 +15,8 @@ source "$(dirname "$0")/help.sh"
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version="${1:-2.11.0}"
-default_build=build-torch2
-[ "$version" = "2.11.0" ] || default_build="build-torch-$version"
-build="${GRAFT_BUILD_DIR:-$default_build}"
+source ci/torch-build-dir.sh
+build="${GRAFT_BUILD_DIR:-$(torch_build_dir "$version")}"
 
 bash ci/install-deps.sh
 prefix="$(bash ci/install-torch.sh "$version")"
