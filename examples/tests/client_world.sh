@@ -4,7 +4,7 @@
 #
 #   client_world.sh CLIENT MODE [PLUGIN]
 #   MODE: b2t_1x1 | b2t_2x2 | t2b_1x1 | plugin_1x1 | peer_never_arrives
-#   PLUGIN (plugin_1x1): the README's example transform library
+#   PLUGIN (plugin_1x1): the example transform library of docs/transforms.md
 set -euo pipefail
 client="$1"
 mode="$2"

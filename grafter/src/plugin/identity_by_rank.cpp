@@ -17,7 +17,7 @@ namespace {
 [[noreturn]] void fail(const std::string& detail) {
   throw transform_error("no transform set; default identity-by-rank " + detail +
                         ". Provide a transform via DUMPER_GRAFTER_TRANSFORM_PATH=LIBRARY:SYMBOL "
-                        "(see README \"Write a transform\").");
+                        "(see docs/transforms.md).");
 }
 
 at::Tensor take_own_rank(const graft_transform_input& in) {

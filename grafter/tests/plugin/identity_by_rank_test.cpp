@@ -38,7 +38,7 @@ TEST(identity_by_rank, sender_count_mismatch_uses_reference_wording) {
             "no transform set; default identity-by-rank requires #senders == #recvs but got "
             "#senders=4 vs #recvs=2. Provide a transform via "
             "DUMPER_GRAFTER_TRANSFORM_PATH=LIBRARY:SYMBOL "
-            "(see README \"Write a transform\").");
+            "(see docs/transforms.md).");
 }
 
 TEST(identity_by_rank, shape_mismatch_uses_reference_wording) {
@@ -46,7 +46,7 @@ TEST(identity_by_rank, shape_mismatch_uses_reference_wording) {
   EXPECT_EQ(error_of(call),
             "no transform set; default identity-by-rank requires matching shapes but "
             "received_list[0].shape=(3,) != target.shape=(4,). Provide a transform via "
-            "DUMPER_GRAFTER_TRANSFORM_PATH=LIBRARY:SYMBOL (see README \"Write a transform\").");
+            "DUMPER_GRAFTER_TRANSFORM_PATH=LIBRARY:SYMBOL (see docs/transforms.md).");
 }
 
 TEST(identity_by_rank, shape_mismatch_names_multi_dim_shapes) {

@@ -70,7 +70,7 @@ TEST(ScenarioFormat, MisspeltKeysAndWrongTypesAreNamed) {
     return format_error(s);
   };
   EXPECT_NE(error_with("optoins", nlohmann::json::object())
-                .find("s.json: 1 problem (format: README.md, Localize scenarios):\n"
+                .find("s.json: 1 problem (format: docs/localize.md, Localize scenarios):\n"
                       "  optoins: unknown key; expected one of: schema_version, description, options, expect"),
             std::string::npos);
   EXPECT_NE(error_with("expect", {{"culprt", {{"name", "mlp_output"}}}}).find("expect.culprt: unknown key"),
