@@ -8,6 +8,7 @@
 #include <benchmark/benchmark.h>
 
 #include <graft/metrics.hpp>
+#include <graft/version.hpp>
 
 namespace graft_bench {
 
@@ -22,9 +23,10 @@ int run_benchmarks(int argc, char** argv, Register register_cases) {
     std::cerr << argv[0] << ": " << e.what() << "\n";
     return 2;
   }
-  // Conditions the figures depend on, for the report and compare: the CPU
-  // passes spread over these threads, and graft's build type (Google
-  // Benchmark's library_build_type is its own library's).
+  // Conditions the figures depend on, for the report and compare: which
+  // graft, the CPU passes spread over these threads, and graft's build type
+  // (Google Benchmark's library_build_type is its own library's).
+  benchmark::AddCustomContext("graft_version", graft::version());
   benchmark::AddCustomContext("graft_cpu_pass_threads", std::to_string(graft::cpu_pass_threads()));
   const std::string build_type = GRAFT_BUILD_TYPE;
   benchmark::AddCustomContext("graft_build_type", build_type.empty() ? "none" : build_type);

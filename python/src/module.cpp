@@ -4,6 +4,7 @@
 #include <torch/version.h>
 
 #include <graft/error.hpp>
+#include <graft/version.hpp>
 
 #include "native_grafter.hpp"
 
@@ -11,7 +12,7 @@ namespace py = pybind11;
 
 PYBIND11_MODULE(_graft, module) {
   module.doc() = "graft's C++ grafter; use it through the graft package";
-  module.attr("__version__") = GRAFT_VERSION;
+  module.attr("__version__") = graft::version();
   module.attr("torch_version") = TORCH_VERSION;  // the libtorch this module was built against
 
   // graft::error -> GraftError; graft::config_error -> ConfigError, a

@@ -1,6 +1,8 @@
 """The Python API without a world: settings, errors, a disabled grafter,
 argument checks."""
 
+import re
+
 import pytest
 import torch
 
@@ -12,7 +14,11 @@ WORLD = {"role": "target", "master_address": "127.0.0.1", "master_port": 1, "bas
 
 def test_built_against_this_torch():
     assert graft.torch_version.split(".")[:2] == torch.__version__.split(".")[:2]
-    assert graft.__version__
+
+
+def test_version_is_the_projects_with_its_commit():
+    # PEP 440: a release, then a local part naming the commit of a checkout.
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\+g[0-9a-f]{12}(\.dirty)?)?", graft.__version__), graft.__version__
 
 
 def test_config_errors_are_config_error_and_value_error():

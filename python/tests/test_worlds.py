@@ -43,6 +43,7 @@ def test_events_read_back(tmp_path):
     world = run_world(tmp_path, "exchange", 1, 1, {"b2t_filter": "name == 'h'"})
     events = graft.read_events(tmp_path / "events-target-0.jsonl", as_dataframe=False)
     assert [e["kind"] for e in events] == ["group_init"] + ["recv_grafted"] * CALLS
+    assert events[0]["graft_version"] == graft.__version__
     grafted = events[1]
     assert grafted["tags"] == {"name": "h", "layer_id": 0}
     assert grafted["role"] == "target" and grafted["graft_rank"] == 1

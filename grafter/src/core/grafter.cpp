@@ -14,6 +14,7 @@
 #include <graft/filter.hpp>
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
+#include <graft/version.hpp>
 
 #include "core/recv_guard.hpp"
 #include "exchange/graftable.hpp"
@@ -151,6 +152,7 @@ bool grafter::ensure_group() {
   fields["target_world_size"] = s.layout.target_world_size;
   fields["group_name"] = s.config.group_name;
   fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  fields["graft_version"] = version();
   s.emit("group_init", std::move(fields));
   return true;
 }

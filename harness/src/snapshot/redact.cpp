@@ -87,7 +87,7 @@ const std::vector<std::pair<std::string, std::string>>& redacted_keys() {
   static const std::vector<std::pair<std::string, std::string>> keys = {
       {"time", "[time]"},           {"pid", "[pid]"},   {"duration_s", "[duration]"},
       {"master_port", "[port]"},    {"master_address", "[host]"},
-      {"host", "[host]"},           {"hostname", "[host]"},
+      {"host", "[host]"},           {"hostname", "[host]"},     {"graft_version", "[version]"},
   };
   return keys;
 }

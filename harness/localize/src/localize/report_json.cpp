@@ -5,6 +5,7 @@
 
 #include <graft/error.hpp>
 #include <graft/harness/path_checks.hpp>
+#include <graft/version.hpp>
 
 namespace graft::harness::localize {
 
@@ -61,6 +62,7 @@ nlohmann::json to_json(const localize_report& report) {
                       {"verdict", p.verdict}});
   }
   return {{"schema_version", kReportSchemaVersion},
+          {"graft_version", version()},
           {"run_name", report.run_name},
           {"diverges", report.diverges()},
           {"culprit", point_ref(report, report.culprit)},
