@@ -1,7 +1,7 @@
 #pragma once
 // The size sweep and dtypes every bandwidth case shares, and the counters the
 // report reads. Sizes are the target's bytes: 4 KiB, 16 KiB, ... up to
-// GRAFT_BENCH_MAX_MIB (default 64; 256 for the full sweep).
+// GRAFT_BENCH_MAX_MIB (default 64; 256 for the full sweep).
 
 #include <cerrno>
 #include <cstdint>

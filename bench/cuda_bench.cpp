@@ -1,4 +1,4 @@
-// Case 7 of the bench issue: the receive side on a CUDA device, timed with
+// Bench case 7: the receive side on a CUDA device, timed with
 // CUDA events (UseManualTime), each figure against a floor in the same run:
 //   cuda_floor_copy           cudaMemcpyAsync device-to-device of the target's bytes
 //   cuda_kernel_identity      graft's fused kernel, scale 1, result fetched to the host

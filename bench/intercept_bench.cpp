@@ -1,5 +1,5 @@
-// The cost of a dump point that grafts nothing (cases 1-2 of the bench
-// issue): a disabled grafter, and an enabled one whose two filters do not
+// The cost of a dump point that grafts nothing (bench cases 1-2):
+// a disabled grafter, and an enabled one whose two filters do not
 // match a call with five tags, each against an empty call measured in the
 // same run (the floor):
 //   intercept_floor_empty  a non-inlined call taking the same arguments

@@ -1,5 +1,5 @@
 // The receive side of a graft without transport, against the memory floor
-// measured in the same run (cases 3-5 of the bench issue):
+// measured in the same run (bench cases 3-5):
 //   recv_floor_copy             target.copy_(source): the least a graft must do
 //   recv_identity_graft         the recv path with identity_by_rank, measure=off:
 //                               validate + one writing pass

@@ -2,8 +2,11 @@
 # Runs graft's benchmark suite and writes reports/bench/:
 #   <executable>.json   Google Benchmark JSON, one per bench executable
 #   report.md           every figure as a ratio against its floor from the
-#                       same run, with the issue's targets (met or not)
-#   latency.svg         latency against size, floors dashed
+#                       same run, with its targets (met or not)
+#   ratio.svg           each case's median time / its floor's, against size
+#                       (floors at 1.0)
+# and, when the output folder is reports/bench or another bench*/ folder,
+# the page of its parent folder (reports/index.html), the bench's chart in it.
 #   python_bench.json   the Python package's 1+1 graft against raw
 #                       torch.distributed send/recv (python/bench/graft_bench.py;
 #                       when the build has the package and GRAFT_BENCH_ONLY is unset)
@@ -14,7 +17,7 @@
 #   GRAFT_BENCH_OUT           output directory (default: reports/bench)
 #   GRAFT_BENCH_MIN_TIME      --benchmark_min_time in seconds (default: 0.1)
 #   GRAFT_BENCH_REPETITIONS   repetitions per benchmark, for medians and cv (default: 5)
-#   GRAFT_BENCH_MAX_MIB       largest tensor in MiB (default: 64; 256 is the issue's full sweep)
+#   GRAFT_BENCH_MAX_MIB       largest tensor in MiB (default: 64; 256 is the full sweep)
 #   GRAFT_BENCH_FILTER        --benchmark_filter regex (default: everything)
 #   GRAFT_BENCH_ONLY          space-separated executables to run (default: all of them)
 #   GRAFT_BENCH_SKIP_BUILD=1  run what is already built
@@ -96,7 +99,11 @@ if [ ${#jsons[@]} -eq 0 ]; then
        "list them with $build/bench/NAME --benchmark_list_tests" >&2
   exit 2
 fi
-"$build/bench/tools/graft_bench_report" report --out "$out" "${jsons[@]}"
+# The page shows the parent's bench*/ folders: another output folder's page
+# would leave this bench out.
+page=()
+case "$(basename "$out")" in bench|bench-*) page=(--page "$(dirname "$out")") ;; esac
+"$build/bench/tools/graft_bench_report" report --out "$out" "${page[@]}" "${jsons[@]}"
 
 # The Python package's bench, with the Python the build made it for.
 if [ -z "${GRAFT_BENCH_ONLY:-}" ] && [ -d "$build/python/graft" ]; then

@@ -3,7 +3,7 @@
 # toolkit (nvcc) and a CUDA-enabled libtorch. Configures build-gpu/ with CUDA,
 # builds the bench and cuda_kernels_test, checks the kernels against the host,
 # runs cuda_bench up to 256 MiB, and writes reports/bench-gpu/ (JSON,
-# report.md, latency.svg).
+# report.md, ratio.svg) and the page reports/index.html.
 #
 # Usage: ci/gpu-bench.sh [extra Google Benchmark flags...]
 # Environment (all optional):

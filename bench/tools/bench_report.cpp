@@ -1,7 +1,8 @@
 // graft_bench_report: the bench suite's report and regression tool.
 //
-//   graft_bench_report report [--out DIR] FILE.json...
-//       writes DIR/report.md (ratios vs floors and targets) and DIR/latency.svg
+//   graft_bench_report report [--out DIR] [--page REPORTS] FILE.json...
+//       writes DIR/report.md (ratios vs floors and targets) and DIR/ratio.svg,
+//       then REPORTS/index.html, the page of the whole reports folder
 //   graft_bench_report compare [--threshold 0.10] BASE.json NEW.json
 //       flags regressions of the median ratio (exit 1), says when noise hides them
 //   graft_bench_report validate FILE.json...
@@ -15,10 +16,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
+
+#include <graft/harness/report_page.hpp>
 
 #include "compare.hpp"
 #include "render.hpp"
@@ -30,7 +34,7 @@ namespace {
 constexpr int kBadInput = 2;
 
 const char* const kUsage =
-    "usage: graft_bench_report report [--out DIR] FILE.json...\n"
+    "usage: graft_bench_report report [--out DIR] [--page REPORTS] FILE.json...\n"
     "       graft_bench_report compare [--threshold FRACTION] BASE.json NEW.json\n"
     "       graft_bench_report validate FILE.json...\n"
     "       graft_bench_report --help\n";
@@ -40,8 +44,10 @@ const char* const kHelp =
     "report    reads the Google Benchmark JSON files of one bench run (one per\n"
     "          executable) and writes DIR/report.md, every figure as a ratio to\n"
     "          its floor from the same file against its target, and\n"
-    "          DIR/latency.svg, latency vs size with the floors dashed.\n"
-    "          DIR defaults to reports/bench.\n"
+    "          DIR/ratio.svg, each case's time / its floor's vs size (floors\n"
+    "          at 1.0). DIR defaults to reports/bench. With --page, then\n"
+    "          writes REPORTS/index.html, one page of everything in REPORTS\n"
+    "          (graft run, its snapshot diffs, bench*/ folders, localize runs).\n"
     "compare   sets two runs side by side and flags a benchmark whose median ratio\n"
     "          to its floor (or median time, without a floor) grew by more than\n"
     "          FRACTION (default 0.10) and more than twice the runs' combined cv;\n"
@@ -77,11 +83,15 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
 
 int report(std::vector<std::string> args) {
   std::filesystem::path dir = "reports/bench";
+  std::optional<std::filesystem::path> page;
   std::vector<std::string> inputs;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--out") {
       if (++i == args.size()) return usage("--out needs a directory");
       dir = args[i];
+    } else if (args[i] == "--page") {
+      if (++i == args.size()) return usage("--page needs the reports folder, e.g. reports");
+      page = args[i];
     } else {
       inputs.push_back(args[i]);
     }
@@ -95,10 +105,11 @@ int report(std::vector<std::string> args) {
     throw graft_bench::bad_input("--out '" + dir.string() + "': cannot create this folder (" + ec.message() +
                                  "); pass --out DIR, a folder you can write");
   }
-  write_file(dir / "report.md",
-             graft_bench::markdown_report(results, graft_bench::build_rows(results), files));
-  write_file(dir / "latency.svg", graft_bench::latency_svg(results));
-  std::cout << "wrote " << (dir / "report.md").string() << " and " << (dir / "latency.svg").string() << "\n";
+  const auto rows = graft_bench::build_rows(results);
+  write_file(dir / "report.md", graft_bench::markdown_report(results, rows, files));
+  write_file(dir / "ratio.svg", graft_bench::ratio_svg(rows));
+  std::cout << "wrote " << (dir / "report.md").string() << " and " << (dir / "ratio.svg").string() << "\n";
+  if (page) std::cout << "wrote " << graft::harness::write_report_page(*page).string() << "\n";
   return 0;
 }
 

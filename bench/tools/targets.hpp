@@ -1,5 +1,5 @@
 #pragma once
-// The bench issue's cases: which variant is measured against which floor,
+// The bench's cases: which variant is measured against which floor,
 // and the target each figure is held to. A row pairs one measured result
 // with its floor at the same dtype and size, from the same run.
 
@@ -21,7 +21,7 @@ enum class target_kind {
 };
 
 struct case_spec {
-  std::string id;       // the case number, e.g. "3"
+  std::string id;       // the case number report.md shows, e.g. "3"
   std::string title;
   std::string variant;  // measured
   std::string floor;

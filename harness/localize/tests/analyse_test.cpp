@@ -143,3 +143,24 @@ TEST(Report, TableSummaryAndPlotNameTheCulprit) {
   EXPECT_EQ(std::count(svg.begin(), svg.end(), '\n') > 10, true);
   EXPECT_EQ(svg, loc::render_svg(r));  // deterministic
 }
+
+// A deep model's plot widens so that each point keeps its room, and every
+// marker names its point and value on hover.
+TEST(Report, PlotWidensWithThePointsAndTitlesEachMarker) {
+  std::vector<nlohmann::json> accumulated, local;
+  for (int layer = 0; layer < 200; ++layer) {
+    accumulated.push_back(event("compare", "attn_output", layer, 1e-8));
+    local.push_back(event("compare", "attn_output", layer, 1e-9));
+  }
+  loc::localize_report r = loc::analyse(pass("a", accumulated), pass("l", local), nullptr, nullptr, {});
+  r.run_name = "deep <model>";
+  const std::string svg = loc::render_svg(r);
+  const std::string width = svg.substr(svg.find("width=\"") + 7, 10);
+  EXPECT_GE(std::stod(width), 200 * 16.0) << width;
+  std::size_t titles = 0;
+  for (std::size_t at = svg.find("<title>"); at != std::string::npos; at = svg.find("<title>", at + 1)) ++titles;
+  EXPECT_EQ(titles, 400u);  // one per marker, both series
+  EXPECT_NE(svg.find("<title>attn_output[199]: local rel_diff 1e-09 (tolerance 1e-06), verdict ok</title>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("deep &lt;model&gt;"), std::string::npos);
+}

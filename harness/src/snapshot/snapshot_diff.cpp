@@ -2,11 +2,11 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <utility>
 
 #include <graft/harness/json_format.hpp>
+#include <graft/harness/text_format.hpp>
 
 namespace graft::harness {
 
@@ -80,12 +80,6 @@ bool numeric_value(const nlohmann::json& j, double* out) {
   return j.is_string() && decode_special_float(j.get<std::string>(), out);
 }
 
-std::string sci(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
-
 class differ {
  public:
   differ(const tolerance_policy& policy, std::vector<difference>* out) : policy_(policy), out_(out) {}
@@ -110,8 +104,9 @@ class differ {
       const tolerance tol = policy_.for_path(path, dtype);
       if (!tol.allows(ev, av)) {
         const std::string label = dtype.empty() ? "float32 default" : dtype;
-        add(path, e, a, "|Δ|=" + sci(std::fabs(av - ev)) + " > tol atol " + sci(tol.atol) + " + rtol " +
-                            sci(tol.rtol) + "·|expected| (" + label + ")");
+        add(path, e, a, "|Δ|=" + format_significant(std::fabs(av - ev)) + " > tol atol " +
+                            format_significant(tol.atol) + " + rtol " + format_significant(tol.rtol) +
+                            "·|expected| (" + label + ")");
       }
       return;
     }

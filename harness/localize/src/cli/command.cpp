@@ -4,6 +4,7 @@
 #include <memory>
 
 #include <graft/error.hpp>
+#include <graft/harness/report_page.hpp>
 
 #include "cli/command_state.hpp"
 
@@ -18,7 +19,8 @@ constexpr const char* kDescription =
     "Runs baseline and target twice as real processes: pass 1 compares every point (accumulated error),\n"
     "pass 2 grafts every layer_input from the baseline and compares the rest (each layer's local error).\n"
     "The culprit is the first point whose LOCAL rel_diff breaks tolerance. Writes report.json, table.txt\n"
-    "and plot.svg to REPORTS/localize/NAME. Exit: 0 no divergence, 1 divergence, 2 bad input or failed run.";
+    "and plot.svg to REPORTS/localize/NAME, then the page REPORTS/index.html.\n"
+    "Exit: 0 no divergence, 1 divergence, 2 bad input or failed run.";
 
 }  // namespace
 
@@ -33,8 +35,18 @@ int run_command(const command_state& state) {
     std::cout << "report: " << (options.run_directory() / "report.json").string() << "\n"
               << "plot:   " << (options.run_directory() / "plot.svg").string() << "\n";
   }
+  write_page(options, state.json ? nullptr : &std::cout);
   if (!report.problems.empty()) return 2;
   return report.diverges() ? 1 : 0;
+}
+
+void write_page(const localize_options& options, std::ostream* out) {
+  try {
+    const std::filesystem::path page = write_report_page(options.reports_dir);
+    if (out != nullptr) *out << "page:   " << page.string() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "graft localize: warning: " << e.what() << "\n";
+  }
 }
 
 // graft's --reports, given before the command (graft --reports DIR localize),

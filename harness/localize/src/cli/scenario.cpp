@@ -23,7 +23,7 @@ namespace {
 using graft::harness::detail::json_checker;
 
 constexpr int kScenarioSchemaVersion = 1;
-constexpr const char* kScenarioFormatDoc = "README.md, Localize scenarios";
+constexpr const char* kScenarioFormatDoc = "docs/localize.md, Localize scenarios";
 
 std::string option_value(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -148,6 +148,7 @@ int run_scenario(const command_state& command_line) {
   std::cout << "scenario " << state.name << ": " << scenario.value("description", std::string()) << "\n\n"
             << format_table(report) << "\n" << format_summary(report)
             << "report: " << (options.run_directory() / "report.json").string() << "\n";
+  write_page(options, &std::cout);
   if (!report.problems.empty()) return 2;
   const auto misses = check_expectations(scenario["expect"], report);
   for (const auto& miss : misses) std::cout << "EXPECTATION FAILED: " << miss << "\n";

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 
 #include <graft/error.hpp>
+#include <graft/harness/text_format.hpp>
 
 namespace graft::harness::localize {
 
@@ -25,13 +25,7 @@ bool glob_matches(const std::string& pattern, const std::string& text) {
 
 }  // namespace
 
-std::string format_number(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
+std::string format_number(double v) { return format_significant(v, 3); }
 
 tolerance_policy::tolerance_policy()
     : defaults_{{"float64", kFloat64}, {"float32", kFloat32}, {"float16", kFloat16}, {"bfloat16", kBFloat16}} {}

@@ -63,8 +63,8 @@ class tolerance_policy {
   double multiplier_ = 10.0;
 };
 
-// printf("%.3g"), with "nan"/"inf" spelled out: the one way numbers appear in
-// tables, rules and the plot.
+// format_significant(v, 3) (text_format.hpp): "%.3g" with "nan"/"inf" spelled
+// out, the one way numbers appear in tables, rules and the plot.
 std::string format_number(double v);
 
 }  // namespace graft::harness::localize
