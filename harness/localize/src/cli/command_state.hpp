@@ -4,12 +4,14 @@
 
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <graft/harness/install_layout.hpp>
 #include <graft/harness/localize/localize.hpp>
 
 namespace graft::harness::localize::detail {
@@ -34,9 +36,9 @@ struct command_state {
   std::vector<std::string> tolerance, dtype_tolerance;
   // The run.
   std::string name;
-  // Compiled in so that localize works from anywhere in a build tree.
-  std::string reports = GRAFT_LOCALIZE_DEFAULT_REPORTS;
-  std::string model = GRAFT_LOCALIZE_DEFAULT_MODEL;
+  // The build tree's or the install prefix's, so that localize works from anywhere.
+  std::string reports = default_runtime_paths().reports.string();
+  std::string model = default_runtime_paths().model.string();
   int timeout_s = 120;
   std::string scenario;
   bool json = false;
@@ -50,6 +52,11 @@ localize_options to_localize_options(const command_state& state);
 
 // Runs and prints; the exit code.
 int run_command(const command_state& state);
+
+// Writes the reports folder's page (report_page.hpp) once a run has written
+// its report, and names it on out when out is set. A page that cannot be
+// written is a warning on stderr: it never changes the run's exit code.
+void write_page(const localize_options& options, std::ostream* out);
 
 // --scenario: options from the file (command-line --reports/--model/--timeout
 // win), then the file's expectations checked against the report.
