@@ -29,5 +29,8 @@ if ! command -v nvcc >/dev/null && [ -z "${CUDACXX:-}" ]; then
 fi
 GRAFT_BUILD_DIR="$build" bash ci/build.sh -DGRAFT_TORCH_PREFIX="$prefix"
 mkdir -p reports/junit
+status=0
 ctest --test-dir "$build" --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600 \
-  --output-junit "$PWD/reports/junit/ctest-torch-$version.xml"
+  --output-junit "$PWD/reports/junit/ctest-torch-$version.xml" || status=$?
+bash ci/check-junit.sh "reports/junit/ctest-torch-$version.xml"
+exit "$status"

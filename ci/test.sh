@@ -11,6 +11,13 @@ if [ $# -gt 0 ]; then
   exit 2
 fi
 cd "$(dirname "$0")/.."
+# Headless chromium for the report page's browser tests (ctest -L browser),
+# which CMake registers only where it finds one.
+bash ci/install-deps.sh chromium
 bash ci/build.sh
 mkdir -p reports/junit
-ctest --test-dir build --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600 --output-junit "$PWD/reports/junit/ctest.xml"
+status=0
+ctest --test-dir build --output-on-failure -j "${GRAFT_JOBS:-2}" --timeout 600 \
+  --output-junit "$PWD/reports/junit/ctest.xml" || status=$?
+bash ci/check-junit.sh reports/junit/ctest.xml
+exit "$status"

@@ -14,31 +14,18 @@
 #include <graft/harness/scenario.hpp>
 #include <graft/harness/snapshot.hpp>
 
-#include "process_checks.hpp"
-#include "temp_dir.hpp"
+#include "cli_driver.hpp"
 
 namespace graft::harness {
 namespace {
 
+using testing::graft;
 using testing::pid_written_to;
 using testing::process_gone;
+using testing::quoted;
 using testing::read_file;
+using testing::scenario_copy;
 using testing::temp_dir;
-
-struct command_result {
-  int exit_code = -1;
-  std::string output;
-};
-
-// Runs graft with args (already shell-quoted), stdout and stderr captured.
-command_result graft(const temp_dir& dir, const std::string& args, const std::string& env = "") {
-  const auto out = dir / "graft_output.txt";
-  const std::string command = env + " '" GRAFT_CLI "' " + args + " > '" + out.string() + "' 2>&1";
-  const int status = std::system(command.c_str());
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out)};
-}
-
-std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 std::vector<std::filesystem::path> goldens() {
   std::vector<std::filesystem::path> files;
@@ -54,7 +41,8 @@ void tamper_string(nlohmann::json& snapshot) { snapshot["events"][0]["kind"] = "
 
 TEST(GraftCli, HelpOnEveryCommandExitsZero) {
   temp_dir dir;
-  for (const char* command : {"--help", "run --help", "diff --help", "update --help", "list --help"}) {
+  for (const char* command :
+       {"--help", "run --help", "diff --help", "review --help", "update --help", "list --help"}) {
     const auto r = graft(dir, command);
     EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << command;
@@ -206,19 +194,6 @@ TEST(GraftCli, UpdateUnderCiWritesNothing) {
   EXPECT_TRUE(std::filesystem::exists(dir / "fixtures/snapshots/s.json"));
 }
 
-// A copy of a real scenario (and its golden) in a temp fixtures folder, edited.
-std::string scenario_copy(const temp_dir& dir, const std::string& name,
-                          const std::function<void(nlohmann::json&)>& edit) {
-  std::ifstream in(GRAFT_FIXTURES "/scenarios/" + name + ".json");
-  nlohmann::json doc = nlohmann::json::parse(in);
-  edit(doc);
-  dir.write("fixtures/scenarios/" + name + ".json", doc.dump(2));
-  std::filesystem::create_directories(dir / "fixtures/snapshots");
-  std::filesystem::copy_file(GRAFT_FIXTURES "/snapshots/" + name + ".json",
-                             dir / ("fixtures/snapshots/" + name + ".json"));
-  return " --fixtures " + quoted(dir / "fixtures") + " --reports " + quoted(dir / "reports");
-}
-
 TEST(GraftCli, RunPassesAScenarioMatchingItsGolden) {
   temp_dir dir;
   const std::string where = scenario_copy(dir, "double_1x1", [](nlohmann::json&) {});
@@ -272,6 +247,9 @@ TEST(GraftCli, RunFailsOnATamperedGoldenAndWritesAPendingOutsideCi) {
   EXPECT_NE(r.output.find("events[0].kind: expected \"tampered\", actual \"group_init\""), std::string::npos)
       << r.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "reports/snapshots/double_1x1.pending.json"));
+  // The diff also stays beside the run, for the report page.
+  EXPECT_NE(read_file(dir / "reports/runs/double_1x1/diff.txt").find("events[0].kind: expected \"tampered\""),
+            std::string::npos);
   EXPECT_EQ(read_file(golden), before);
 }
 

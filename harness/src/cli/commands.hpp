@@ -3,6 +3,8 @@
 // 1 a failure or difference, 2 bad input.
 
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,32 @@ std::vector<std::filesystem::path> resolve_targets(const paths& p, const std::ve
 // option and the fix.
 std::vector<std::string> run_environment_problems(const paths& p);
 
-int run_command(const paths& p, const std::vector<std::string>& targets, int jobs);
-int diff_command(const std::string& expected, const std::string& actual);
-int update_command(const paths& p, const std::vector<std::string>& names);
-int list_command(const paths& p);
+// A scenario folder as graft list and graft update --prune see it: the
+// scenarios that load, a problem line for each file that does not, and the
+// names that own a golden (a broken file keeps its golden by its file name).
+struct scenario_listing {
+  std::vector<scenario> scenarios;
+  std::vector<std::string> problems;
+  std::set<std::string> names;
+};
+// Throws fixture_error when the scenarios folder cannot be listed.
+scenario_listing list_scenarios(const paths& p);
+
+struct run_request {
+  std::vector<std::string> targets;
+  int jobs = 1;
+  std::optional<std::filesystem::path> junit;  // write JUnit XML there too
+  bool json = false;                           // summary as JSON on stdout, progress on stderr
+};
+int run_command(const paths& p, const run_request& request);
+int diff_command(const std::string& expected, const std::string& actual, bool json);
+int update_command(const paths& p, const std::vector<std::string>& names, bool prune);
+int list_command(const paths& p, bool json);
+
+// How graft review decides: by asking on stdin, or the same for every one.
+enum class review_mode { ask, accept_all, reject_all };
+// When to colour: auto is a terminal on stdout with NO_COLOR unset or empty.
+enum class colour_mode { automatic, always, never };
+int review_command(const paths& p, const std::vector<std::string>& names, review_mode mode, colour_mode colour);
 
 }  // namespace graft::harness::cli

@@ -6,9 +6,13 @@
 
 namespace graft::harness::cli {
 
-int diff_command(const std::string& expected, const std::string& actual) {
+int diff_command(const std::string& expected, const std::string& actual, bool json) {
   const file_diff result = diff_snapshot_files(expected, actual);
-  (result.exit_code == 2 ? std::cerr : std::cout) << result.report;
+  if (json) {
+    std::cout << to_json(result, expected, actual).dump(2) << "\n";
+  } else {
+    (result.exit_code == 2 ? std::cerr : std::cout) << result.report;
+  }
   return result.exit_code;
 }
 

@@ -7,19 +7,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <graft/harness/install_layout.hpp>
 #include <graft/harness/localize/localize_command.hpp>
 #include <graft/harness/process.hpp>
+#include <graft/version.hpp>
 
 #include "cli/commands.hpp"
 
 namespace {
-
-// graft_worker lives beside graft in the build tree.
-std::filesystem::path default_worker() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::filesystem::path("graft_worker") : self.parent_path() / "graft_worker";
-}
 
 // The first word that is neither an option, an option's value nor a command,
 // or "": CLI11 itself only says "A subcommand is required".
@@ -47,33 +42,57 @@ int main(int argc, char** argv) {
                "skipped (its devices are missing here), so nothing was checked."};
   app.require_subcommand(1);
   app.fallthrough();
-  cli::paths p{GRAFT_DEFAULT_FIXTURES_DIR, GRAFT_DEFAULT_REPORTS_DIR, GRAFT_DEFAULT_PLUGINS_DIR, default_worker()};
+  app.set_version_flag("--version", std::string("graft ") + graft::version(), "print graft's version and exit");
+  const graft::harness::runtime_paths& defaults = graft::harness::default_runtime_paths();
+  cli::paths p{defaults.fixtures, defaults.reports, defaults.plugins, defaults.worker};
   app.add_option("--fixtures", p.fixtures, "folder with scenarios/ and snapshots/")->capture_default_str();
   app.add_option("--reports", p.reports, "folder for snapshots/, runs/, summary.json and localize/")->capture_default_str();
   app.add_option("--plugins", p.plugins, "folder of the sample transform plugins")->capture_default_str();
   app.add_option("--worker", p.worker, "the graft_worker executable")->capture_default_str();
 
-  std::vector<std::string> targets;
-  int jobs = 1;
+  cli::run_request run_request;
+  std::string junit;
+  bool run_json = false;
   auto* run = app.add_subcommand("run", "run scenarios (default: every one in FIXTURES/scenarios), print progress "
                                         "and a summary, check each log snapshot against its golden");
-  run->add_option("scenarios", targets, "scenario files, folders of them, or scenario names");
-  run->add_option("-j,--jobs", jobs, "scenarios to run at once (0: one per core)")
+  run->add_option("scenarios", run_request.targets, "scenario files, folders of them, or scenario names");
+  run->add_option("-j,--jobs", run_request.jobs, "scenarios to run at once (0: one per core)")
       ->check(CLI::Range(0, 1024))
       ->capture_default_str();
+  run->add_option("--junit", junit, "also write the results as JUnit XML to this file (for CI)");
+  run->add_flag("--json", run_json, "print the summary as JSON on stdout (progress goes to stderr)");
 
   std::string expected, actual;
+  bool diff_json = false;
   auto* diff = app.add_subcommand("diff", "compare two snapshots (structure and strings exactly, numbers within "
                                           "tolerance); exit 0 same, 1 different, 2 bad input");
   diff->add_option("expected", expected, "the reference snapshot (its \"tolerances\" apply)")->required();
   diff->add_option("actual", actual, "the snapshot to check")->required();
+  diff->add_flag("--json", diff_json, "print the differences as JSON");
 
   std::vector<std::string> names;
-  auto* update = app.add_subcommand("update", "accept pending snapshots as goldens (all, or the named ones); "
-                                              "refused under CI");
-  update->add_option("scenarios", names, "scenario names");
+  bool prune = false;
+  auto* update = app.add_subcommand("update", "accept pending snapshots as goldens (all, or the named ones) "
+                                              "without showing them (graft review shows each); refused under CI");
+  auto* update_names = update->add_option("scenarios", names, "scenario names");
+  update->add_flag("--prune", prune, "instead, delete the obsolete goldens (those no scenario uses)")
+      ->excludes(update_names);
 
+  bool list_json = false;
   auto* list = app.add_subcommand("list", "list scenarios, their golden status, and obsolete goldens");
+  list->add_flag("--json", list_json, "print the list as JSON");
+
+  std::vector<std::string> review_names;
+  bool accept_all = false, reject_all = false;
+  std::string colour = "auto";
+  auto* review = app.add_subcommand("review", "show each pending snapshot's difference from its golden and "
+                                              "accept (a), reject (r) or skip (s) it; refused under CI");
+  review->add_option("scenarios", review_names, "scenario names (default: every pending one)");
+  auto* accept_flag = review->add_flag("--accept", accept_all, "accept every one shown, without asking");
+  review->add_flag("--reject", reject_all, "reject (delete) every one shown, without asking")->excludes(accept_flag);
+  review->add_option("--color", colour, "auto (a terminal, NO_COLOR unset), always or never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
 
   int localize_rc = 2;
   auto* localize = graft::harness::localize::add_localize_command(app, &localize_rc);
@@ -84,19 +103,30 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (const std::string word = misplaced_command(argc, argv, app); !word.empty()) {
-      std::cerr << "graft: unknown command '" << word << "'; the commands are run, diff, update, list "
-                << "and localize (graft --help)\n";
+      std::cerr << "graft: unknown command '" << word << "'; the commands are run, diff, review, update, "
+                << "list and localize (graft --help)\n";
       return 2;
     }
     // --help exits 0; any usage error is bad input.
     return app.exit(e) == 0 ? 0 : 2;
   }
-  if (jobs == 0) jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (run_request.jobs == 0) run_request.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (!junit.empty()) run_request.junit = junit;
+  run_request.json = run_json;
   try {
-    if (run->parsed()) return cli::run_command(p, targets, jobs);
-    if (diff->parsed()) return cli::diff_command(expected, actual);
-    if (update->parsed()) return cli::update_command(p, names);
-    if (list->parsed()) return cli::list_command(p);
+    if (run->parsed()) return cli::run_command(p, run_request);
+    if (diff->parsed()) return cli::diff_command(expected, actual, diff_json);
+    if (update->parsed()) return cli::update_command(p, names, prune);
+    if (list->parsed()) return cli::list_command(p, list_json);
+    if (review->parsed()) {
+      const auto mode = accept_all   ? cli::review_mode::accept_all
+                        : reject_all ? cli::review_mode::reject_all
+                                     : cli::review_mode::ask;
+      const auto colours = colour == "always"  ? cli::colour_mode::always
+                           : colour == "never" ? cli::colour_mode::never
+                                               : cli::colour_mode::automatic;
+      return cli::review_command(p, review_names, mode, colours);
+    }
     if (localize->parsed()) return localize_rc;
   } catch (const std::exception& e) {
     // Scenario outcomes never throw; what does is the environment (an

@@ -3,6 +3,8 @@
 #include <set>
 
 #include <graft/error.hpp>
+#include <graft/harness/junit_report.hpp>
+#include <graft/harness/report_page.hpp>
 #include <graft/harness/runner.hpp>
 #include <graft/harness/snapshot_store.hpp>
 
@@ -36,20 +38,23 @@ bool load_all(const std::vector<std::filesystem::path>& files, std::vector<scena
   return ok;
 }
 
+// Where the progress lines go: stdout, or stderr when stdout carries JSON.
+std::ostream& progress_stream(bool json) { return json ? std::cerr : std::cout; }
+
 }  // namespace
 
-int run_command(const paths& p, const std::vector<std::string>& targets, int jobs) {
+int run_command(const paths& p, const run_request& request) {
   std::vector<scenario> scenarios;
   bool full = false;
   try {
-    if (!load_all(resolve_targets(p, targets, &full), &scenarios)) return 2;
+    if (!load_all(resolve_targets(p, request.targets, &full), &scenarios)) return 2;
   } catch (const fixture_error& e) {
     std::cerr << e.what() << "\n";
     return 2;
   }
   if (scenarios.empty()) {
-    std::string where = targets.empty() ? p.scenarios().string() : "";
-    for (const auto& t : targets) where += (where.empty() ? "" : ", ") + t;
+    std::string where = request.targets.empty() ? p.scenarios().string() : "";
+    for (const auto& t : request.targets) where += (where.empty() ? "" : ", ") + t;
     std::cerr << "no scenarios found in " << where << "\n";
     return 2;
   }
@@ -65,36 +70,49 @@ int run_command(const paths& p, const std::vector<std::string>& targets, int job
     for (const auto& problem : problems) std::cerr << "graft run: " << problem << "\n";
     return 2;
   }
-  runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), jobs, std::nullopt};
-  std::cout << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "
-            << options.jobs << " at a time" << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
-            << std::flush;
-  const auto results = run_scenarios(scenarios, options, [](std::size_t i, std::size_t n, const scenario_result& r) {
-    char line[256];
-    std::snprintf(line, sizeof line, "[%zu/%zu] %s ... %s (%.1f s)", i, n, r.name.c_str(),
-                  std::string(to_string(r.outcome)).c_str(), r.seconds);
-    std::cout << line << (r.note.empty() ? "" : " - " + r.note) << "\n";
-    for (const auto& problem : r.problems) std::cout << indented(problem);
-    std::cout << std::flush;
-  });
-  std::cout << "\n" << summary_table(results);
+  std::ostream& out = progress_stream(request.json);
+  runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), request.jobs,
+                         std::nullopt};
+  out << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "
+      << options.jobs << " at a time" << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
+      << std::flush;
+  const auto results =
+      run_scenarios(scenarios, options, [&out](std::size_t i, std::size_t n, const scenario_result& r) {
+        char line[256];
+        std::snprintf(line, sizeof line, "[%zu/%zu] %s ... %s (%.1f s)", i, n, r.name.c_str(),
+                      std::string(to_string(r.outcome)).c_str(), r.seconds);
+        out << line << (r.note.empty() ? "" : " - " + r.note) << "\n";
+        for (const auto& problem : r.problems) out << indented(problem);
+        out << std::flush;
+      });
+  out << "\n" << summary_table(results);
   write_summary(p.summary(), results);
+  if (request.junit) write_junit(*request.junit, results);
+  out << "report page: " << write_report_page(p.reports).string() << "\n";
 
   const snapshot_dirs dirs{p.goldens(), p.snapshots()};
   const auto pending = pending_names(dirs);
   if (!pending.empty()) {
-    std::cout << pending.size() << " pending snapshot" << (pending.size() == 1 ? "" : "s") << " in "
-              << p.snapshots().string() << ": review with graft diff GOLDEN PENDING, accept with graft update "
-              << "[NAME...] --reports " << p.reports.string() << "\n";
+    out << pending.size() << " pending snapshot" << (pending.size() == 1 ? "" : "s") << " in "
+        << p.snapshots().string() << ": review them with graft review --reports " << p.reports.string()
+        << " (or graft diff GOLDEN PENDING, then graft update [NAME...])\n";
   }
-  if (full) {
-    std::set<std::string> names;
-    for (const auto& s : scenarios) names.insert(s.name);
-    for (const auto& name : obsolete_goldens(dirs, names)) {
-      std::cout << "obsolete golden (no scenario): " << dirs.golden_path(name).string() << "; delete it\n";
-    }
+  int exit_code = run_exit_code(results);
+  // Only a run of the whole folder knows which goldens no scenario uses.
+  const auto obsolete = full ? obsolete_goldens(dirs, names) : std::vector<std::string>{};
+  for (const auto& name : obsolete) {
+    out << "obsolete golden (no scenario): " << dirs.golden_path(name).string()
+        << (options.ci ? "; fails the run under CI" : "") << "; delete it with graft update --prune\n";
   }
-  return run_exit_code(results);
+  if (options.ci && !obsolete.empty()) exit_code = 1;
+  if (request.json) {
+    nlohmann::json doc = summary_json(results);
+    doc["pending_snapshots"] = pending;
+    doc["obsolete_goldens"] = obsolete;
+    doc["exit_code"] = exit_code;
+    std::cout << doc.dump(2) << "\n";
+  }
+  return exit_code;
 }
 
 }  // namespace graft::harness::cli

@@ -1,5 +1,7 @@
 #include <graft/harness/runner.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <system_error>
@@ -56,7 +58,7 @@ std::vector<std::string> play(const scenario& s, const runner_options& options, 
                                                       "NCCL_BLOCKING_WAIT"});
   if (s.backend() == "nccl") {
     // A host that chooses NCCL runs in torch's blocking-wait mode, which
-    // graft requires (README: backend=nccl); libtorch before 2.2 reads only
+    // graft requires (docs/gpu.md); libtorch before 2.2 reads only
     // the second name.
     env.push_back("TORCH_NCCL_BLOCKING_WAIT=1");
     env.push_back("NCCL_BLOCKING_WAIT=1");
@@ -101,6 +103,12 @@ std::string_view to_string(scenario_result::status s) {
   return "?";
 }
 
+std::string result_name(scenario_result::status s) {
+  std::string name(to_string(s));
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name;
+}
+
 namespace {
 
 // Compares with the golden, or, for a scenario without one, only writes the
@@ -121,7 +129,15 @@ void check_scenario_snapshot(const scenario& s, const runner_options& options, c
   const snapshot_check check = check_snapshot(dirs, s.name, snapshot, options.ci);
   if (check.outcome != snapshot_check::status::match) r.problems.push_back(check.message());
   if (check.outcome == snapshot_check::status::new_snapshot) r.note = "new snapshot, needs review";
-  if (check.outcome == snapshot_check::status::mismatch) r.note = "snapshot differs";
+  if (check.outcome == snapshot_check::status::mismatch) {
+    r.note = "snapshot differs";
+    // Beside the run's logs, where the report page (report_page.hpp) and a
+    // person find it.
+    const std::filesystem::path diff = options.reports / "runs" / s.name / "diff.txt";
+    std::ofstream out(diff, std::ios::binary | std::ios::trunc);
+    out << check.message() << "\n";
+    if (!out) r.problems.push_back(diff.string() + ": cannot write the snapshot diff there");
+  }
   if (check.outcome == snapshot_check::status::missing_in_ci) r.note = "golden missing (CI)";
 }
 

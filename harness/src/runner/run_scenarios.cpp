@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <mutex>
@@ -10,6 +9,7 @@
 
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/snapshot.hpp>
+#include <graft/version.hpp>
 
 namespace graft::harness {
 
@@ -93,18 +93,20 @@ int run_exit_code(const std::vector<scenario_result>& results) {
   return all_skipped ? kExitAllSkipped : 0;
 }
 
-void write_summary(const std::filesystem::path& path, const std::vector<scenario_result>& results) {
-  nlohmann::json doc = {{"schema_version", 1}, {"scenarios", nlohmann::json::array()}};
+nlohmann::json summary_json(const std::vector<scenario_result>& results) {
+  nlohmann::json doc = {{"schema_version", 1}, {"graft_version", version()}, {"scenarios", nlohmann::json::array()}};
   for (const auto& r : results) {
-    std::string result(to_string(r.outcome));
-    std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::tolower(c); });
     doc["scenarios"].push_back({{"name", r.name},
-                                {"result", result},
+                                {"result", result_name(r.outcome)},
                                 {"problems", r.problems},
                                 {"note", r.note},
                                 {"seconds", r.seconds}});
   }
-  write_snapshot(path, doc);
+  return doc;
+}
+
+void write_summary(const std::filesystem::path& path, const std::vector<scenario_result>& results) {
+  write_snapshot(path, summary_json(results));
 }
 
 }  // namespace graft::harness

@@ -21,6 +21,13 @@ void remove_if_present(const std::filesystem::path& path) {
   std::filesystem::remove(path, ec);
 }
 
+void refuse_under_ci(bool ci, const std::string& what) {
+  if (ci) {
+    GRAFT_THROW(snapshot_error, "refusing to " + what + " under CI (CI is set); "
+                                "review snapshots on a workstation and commit the goldens");
+  }
+}
+
 }  // namespace
 
 std::filesystem::path snapshot_dirs::golden_path(const std::string& name) const { return golden / (name + ".json"); }
@@ -89,11 +96,7 @@ std::vector<std::string> pending_names(const snapshot_dirs& dirs) {
   return names;
 }
 
-std::vector<std::string> accept_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names, bool ci) {
-  if (ci) {
-    GRAFT_THROW(snapshot_error, "refusing to write goldens under CI (CI is set); "
-                                "accept snapshots on a workstation and commit them");
-  }
+std::vector<std::string> checked_pending_names(const snapshot_dirs& dirs, const std::vector<std::string>& names) {
   const std::vector<std::string> chosen = names.empty() ? pending_names(dirs) : names;
   for (const auto& name : chosen) {
     if (!is_scenario_name(name)) {
@@ -106,14 +109,28 @@ std::vector<std::string> accept_pending(const snapshot_dirs& dirs, const std::ve
                                       " first (pending ones: graft list)");
     }
   }
+  return chosen;
+}
+
+std::vector<std::string> accept_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names, bool ci) {
+  refuse_under_ci(ci, "write goldens");
   std::vector<std::string> accepted;
-  for (const auto& name : chosen) {
+  for (const auto& name : checked_pending_names(dirs, names)) {
     // Parsing it proves it is a snapshot before it becomes a golden.
     write_snapshot(dirs.golden_path(name), load_snapshot(dirs.pending_path(name)));
     remove_if_present(dirs.pending_path(name));
     accepted.push_back(name);
   }
   return accepted;
+}
+
+std::vector<std::string> reject_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names) {
+  std::vector<std::string> rejected;
+  for (const auto& name : checked_pending_names(dirs, names)) {
+    remove_if_present(dirs.pending_path(name));
+    rejected.push_back(name);
+  }
+  return rejected;
 }
 
 std::vector<std::string> obsolete_goldens(const snapshot_dirs& dirs, const std::set<std::string>& scenarios) {
@@ -126,6 +143,21 @@ std::vector<std::string> obsolete_goldens(const snapshot_dirs& dirs, const std::
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::vector<std::string> remove_obsolete_goldens(const snapshot_dirs& dirs, const std::set<std::string>& scenarios,
+                                                 bool ci) {
+  refuse_under_ci(ci, "delete goldens");
+  const std::vector<std::string> obsolete = obsolete_goldens(dirs, scenarios);
+  for (const auto& name : obsolete) {
+    std::error_code ec;
+    std::filesystem::remove(dirs.golden_path(name), ec);
+    if (ec) {
+      GRAFT_THROW(snapshot_error, dirs.golden_path(name).string() + ": cannot delete (" + ec.message() +
+                                      "); delete it by hand");
+    }
+  }
+  return obsolete;
 }
 
 }  // namespace graft::harness

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <graft/harness/device_needs.hpp>
 #include <graft/harness/scenario.hpp>
 
@@ -19,7 +21,8 @@ namespace graft::harness {
 
 struct runner_options {
   std::filesystem::path fixtures;  // holds scenarios/ and snapshots/
-  std::filesystem::path reports;   // gets snapshots/, runs/<scenario>/, summary.json
+  std::filesystem::path reports;   // gets snapshots/, runs/<scenario>/ (diff.txt when the
+                                   // snapshot differs), summary.json
   std::filesystem::path plugins;   // the sample transform plugins (short names)
   std::filesystem::path worker;    // the graft_worker executable
   bool ci = false;                 // see snapshot_store.hpp
@@ -39,6 +42,9 @@ struct scenario_result {
 };
 
 std::string_view to_string(scenario_result::status s);
+// The same in lower case ("pass", "fail", "skip", "error"), as summary.json,
+// JUnit and --json say it.
+std::string result_name(scenario_result::status s);
 
 // Runs one scenario end to end.
 scenario_result run_scenario(const scenario& s, const runner_options& options);
@@ -57,7 +63,9 @@ int run_exit_code(const std::vector<scenario_result>& results);
 // The summary table printed at the end, one row per scenario, then the counts.
 std::string summary_table(const std::vector<scenario_result>& results);
 
-// The results as JSON (schema_version 1), written to reports/summary.json.
+// The results as JSON (schema_version 1, with the graft version), as
+// reports/summary.json holds them and graft run --json prints them.
+nlohmann::json summary_json(const std::vector<scenario_result>& results);
 void write_summary(const std::filesystem::path& path, const std::vector<scenario_result>& results);
 
 }  // namespace graft::harness

@@ -40,7 +40,14 @@ std::string format_differences(const std::vector<difference>& diffs, std::size_t
 struct file_diff {
   int exit_code = 0;
   std::string report;
+  std::vector<difference> differences;  // for exit code 1
+  std::vector<std::string> problems;    // for exit code 2, one per bad file
 };
 file_diff diff_snapshot_files(const std::filesystem::path& expected, const std::filesystem::path& actual);
+
+// The same as JSON (graft diff --json): {"expected", "actual", "same",
+// "differences": [{"path", "expected", "actual", "detail"}], "problems"}.
+nlohmann::json to_json(const file_diff& result, const std::filesystem::path& expected,
+                       const std::filesystem::path& actual);
 
 }  // namespace graft::harness

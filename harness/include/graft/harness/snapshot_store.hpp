@@ -64,12 +64,27 @@ snapshot_check check_snapshot(const snapshot_dirs& dirs, const std::string& name
 // Names with a pending snapshot, sorted.
 std::vector<std::string> pending_names(const snapshot_dirs& dirs);
 
+// The named pending snapshots (every pending one when names is empty), each
+// checked before any is touched: throws snapshot_error for a name that is no
+// scenario name or has no pending snapshot.
+std::vector<std::string> checked_pending_names(const snapshot_dirs& dirs, const std::vector<std::string>& names);
+
 // Moves each named pending snapshot over its golden (all pending ones when names
 // is empty) and returns the accepted names. Throws snapshot_error for a name
 // with no pending snapshot, or when ci is true (CI never writes fixtures).
 std::vector<std::string> accept_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names, bool ci);
 
+// Deletes each named pending snapshot (all pending ones when names is empty)
+// and returns the rejected names; the golden stays as it was. Throws
+// snapshot_error for a name with no pending snapshot.
+std::vector<std::string> reject_pending(const snapshot_dirs& dirs, const std::vector<std::string>& names);
+
 // Goldens whose name is not in `scenarios`, sorted.
 std::vector<std::string> obsolete_goldens(const snapshot_dirs& dirs, const std::set<std::string>& scenarios);
+
+// Deletes the obsolete goldens and returns their names. Throws snapshot_error
+// when ci is true (CI never writes fixtures) or a golden cannot be deleted.
+std::vector<std::string> remove_obsolete_goldens(const snapshot_dirs& dirs, const std::set<std::string>& scenarios,
+                                                 bool ci);
 
 }  // namespace graft::harness
