@@ -21,12 +21,27 @@ std::string env_name(const std::string& key) {
   return out;
 }
 
+// A rank's events reach localize either through {events} in its command (a
+// file the program opens itself) or through DUMPER_GRAFTER_EVENTS_PATH (a
+// file every grafter built from the environment opens): two files, since two
+// sinks appending to one would write each event twice.
 struct rank_launch {
   std::string role;
   int rank;
   std::filesystem::path events;
+  std::filesystem::path environment_events;
   std::filesystem::path log;
+
+  // The file the program wrote, {events} first; none when it wrote neither.
+  std::optional<std::filesystem::path> written_events() const {
+    for (const auto& file : {events, environment_events}) {
+      if (std::filesystem::exists(file)) return file;
+    }
+    return std::nullopt;
+  }
 };
+
+constexpr const char* kEnvironmentEventsPattern = "{role}-rank{rank}.environment.events.jsonl";
 
 }  // namespace
 
@@ -46,8 +61,10 @@ pass_outcome run_pass(const pass_spec& spec) {
     const std::string role = side == &spec.baseline ? "baseline" : "target";
     for (int rank = 0; rank < side->world_size; ++rank) {
       const std::string stem = role + "-rank" + std::to_string(rank);
-      rank_launch launch{role, rank, spec.directory / (stem + ".events.jsonl"), spec.directory / (stem + ".log")};
+      rank_launch launch{role, rank, spec.directory / (stem + ".events.jsonl"),
+                         spec.directory / (stem + ".environment.events.jsonl"), spec.directory / (stem + ".log")};
       std::filesystem::remove(launch.events);
+      std::filesystem::remove(launch.environment_events);
       const std::map<std::string, std::string> values{{"role", role},
                                                       {"rank", std::to_string(rank)},
                                                       {"world_size", std::to_string(side->world_size)},
@@ -62,6 +79,7 @@ pass_outcome run_pass(const pass_spec& spec) {
                                          // Localizing reads every graft's metrics: a user's
                                          // DUMPER_GRAFTER_MEASURE=off must not leak in.
                                          "DUMPER_GRAFTER_MEASURE=full",
+                                         "DUMPER_GRAFTER_EVENTS_PATH=" + (spec.directory / kEnvironmentEventsPattern).string(),
                                          "RANK=" + std::to_string(rank),
                                          "WORLD_SIZE=" + std::to_string(side->world_size)};
       // Every filter is set, blank when unused, so none leaks in from the
@@ -101,10 +119,13 @@ pass_outcome run_pass(const pass_spec& spec) {
 
   for (const auto& launch : launches) {
     if (launch.role != "target") continue;
-    std::ifstream in(launch.events);
-    if (!in) {
+    const std::optional<std::filesystem::path> events = launch.written_events();
+    std::ifstream in(events ? *events : launch.events);
+    if (!events || !in) {
       outcome.problems.push_back(spec.label + ": target rank " + std::to_string(launch.rank) + " wrote no events to " +
-                                 launch.events.string() + " (does the command pass {events} to the program?)");
+                                 launch.events.string() + " nor " + launch.environment_events.string() +
+                                 " (does the program build its grafter from the environment, or does the command "
+                                 "pass {events} to it?)");
       continue;
     }
     std::string line;
@@ -112,7 +133,7 @@ pass_outcome run_pass(const pass_spec& spec) {
       if (line.empty()) continue;
       std::optional<nlohmann::json> e = parse_event_line(line);
       if (!e) {
-        outcome.problems.push_back(spec.label + ": unreadable event line in " + launch.events.string() + ": " + line);
+        outcome.problems.push_back(spec.label + ": unreadable event line in " + events->string() + ": " + line);
         continue;
       }
       (*e)["rank"] = launch.rank;
