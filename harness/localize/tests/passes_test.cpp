@@ -85,6 +85,47 @@ TEST(Passes, AFailingRankIsAProblemWithItsLog) {
   EXPECT_TRUE(named) << outcome.problems.front();
 }
 
+// A launcher stands for torchrun: it starts the ranks itself, and graft tells
+// them apart by the events file each rank's grafter names from its own role
+// and rank (here the launcher writes them, as such a grafter would).
+loc::pass_spec launch_spec(const std::string& label, const std::string& writes) {
+  loc::pass_spec spec;
+  spec.label = label;
+  spec.baseline = {{}, 1};
+  spec.target = {{}, 2};
+  spec.launch = loc::shell_command(
+      "test {baseline_world_size}+{target_world_size} = 1+2 && test -z \"$DUMPER_GRAFTER_ROLE\" && for r in " + writes +
+          "; do f=$(printf %s \"$DUMPER_GRAFTER_EVENTS_PATH\" | sed \"s/{role}/target/; s/{rank}/$r/\"); "
+          "echo '{\"kind\":\"compare\",\"tags\":{\"name\":\"x\"},\"metrics\":{\"rel_diff\":'$r'}}' > \"$f\"; done",
+      1);
+  spec.directory = std::filesystem::temp_directory_path() / ("graft_localize_launch_" + std::to_string(::getpid()));
+  spec.timeout = std::chrono::seconds(30);
+  return spec;
+}
+
+TEST(Passes, ALaunchCommandStartsEveryRankAndTheirEventsTellThemApart) {
+  const loc::pass_spec spec = launch_spec("launched", "0 1");
+  const loc::pass_outcome outcome = loc::run_pass(spec);
+  std::filesystem::remove_all(spec.directory);
+  EXPECT_TRUE(outcome.ok()) << outcome.problems.front();
+  ASSERT_EQ(outcome.target_events.size(), 2u);
+  for (const auto& e : outcome.target_events) EXPECT_EQ(e["rank"], e["metrics"]["rel_diff"]) << e.dump();
+}
+
+TEST(Passes, ALaunchCommandMissingATargetRankSaysWhatTheRankNeeds) {
+  const loc::pass_spec spec = launch_spec("launched", "0");
+  const loc::pass_outcome outcome = loc::run_pass(spec);
+  std::filesystem::remove_all(spec.directory);
+  ASSERT_EQ(outcome.problems.size(), 1u);
+  EXPECT_NE(outcome.problems[0].find("launched: target rank 1 wrote no events to "), std::string::npos)
+      << outcome.problems[0];
+  EXPECT_NE(outcome.problems[0].find("does the launch command start 2 target ranks, each with "
+                                     "DUMPER_GRAFTER_ROLE=target and its RANK"),
+            std::string::npos)
+      << outcome.problems[0];
+  EXPECT_EQ(outcome.target_events.size(), 1u);
+}
+
 loc::localize_options shell_options(const std::string& target_command, int target_world_size) {
   loc::localize_options options;
   options.run_name = "progress";

@@ -27,7 +27,7 @@ struct command_state {
   double bug_eps = 1e-1;
   std::string target_kernels = "standard";
   // A user's programs.
-  std::string baseline_cmd, target_cmd, calibration_cmd;
+  std::string baseline_cmd, target_cmd, calibration_cmd, launch, calibration_launch;
   int baseline_world_size = 1, target_world_size = 1;
   std::string graft_name = "layer_input";
   // Policy.

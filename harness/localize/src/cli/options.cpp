@@ -110,13 +110,24 @@ void add_options(CLI::App& app, command_state& s) {
   app.add_option("--baseline-cmd", s.baseline_cmd,
                  "the baseline's command line (run by /bin/sh -c per rank); {role} {rank} {world_size} and "
                  "{events} are replaced (quoted for the shell where needed), and DUMPER_GRAFTER_* plus "
-                 "RANK/WORLD_SIZE are set. It must write the "
-                 "grafter's JSON-lines events to {events}")
+                 "RANK/WORLD_SIZE are set. Its grafter, built from the environment, writes its events where "
+                 "DUMPER_GRAFTER_EVENTS_PATH says, or the program writes them to {events}")
       ->group(kUserGroup);
   app.add_option("--target-cmd", s.target_cmd, "the target's command line, templated the same way")->group(kUserGroup);
   app.add_option("--calibration-cmd", s.calibration_cmd,
                  "the target-role command for --calibrate: the baseline program with another valid setting "
                  "(default: --baseline-cmd itself)")
+      ->group(kUserGroup);
+  app.add_option("--launch", s.launch,
+                 "instead of --baseline-cmd/--target-cmd: one command line (run by /bin/sh -c per pass) that "
+                 "starts every baseline and target rank itself (torchrun, an engine's launcher), with "
+                 "{baseline_world_size} and {target_world_size} replaced. DUMPER_GRAFTER_* is set but the role: "
+                 "each rank sets DUMPER_GRAFTER_ROLE and RANK (WORLD_SIZE: its side's), and its grafter, built "
+                 "from the environment, writes its events where DUMPER_GRAFTER_EVENTS_PATH says")
+      ->group(kUserGroup);
+  app.add_option("--calibration-launch", s.calibration_launch,
+                 "with --launch and --calibrate: the launch command whose target ranks run the baseline program "
+                 "with another valid setting")
       ->group(kUserGroup);
   app.add_option("--baseline-world-size", s.baseline_world_size, "baseline ranks")->capture_default_str()->group(kUserGroup);
   app.add_option("--target-world-size", s.target_world_size, "target ranks")->capture_default_str()->group(kUserGroup);
@@ -166,12 +177,40 @@ localize_options to_localize_options(const command_state& s) {
   o.timeout = std::chrono::seconds(s.timeout_s);
   o.graft_name = s.graft_name;
   if (s.timeout_s <= 0) GRAFT_THROW(config_error, "--timeout " + std::to_string(s.timeout_s) + ": must be positive");
+  if (!s.launch.empty() && (!s.baseline_cmd.empty() || !s.target_cmd.empty())) {
+    GRAFT_THROW(config_error, "--launch starts every rank itself: give it or --baseline-cmd/--target-cmd, not both");
+  }
+  if (!s.calibration_launch.empty() && s.launch.empty()) {
+    GRAFT_THROW(config_error, "--calibration-launch goes with --launch");
+  }
   if (s.baseline_cmd.empty() != s.target_cmd.empty()) {
     GRAFT_THROW(config_error, "--baseline-cmd and --target-cmd go together; give both, or neither for the built-in model");
   }
   check_world_sizes(s);
 
-  if (!s.baseline_cmd.empty()) {
+  if (!s.launch.empty()) {
+    if (const std::string given = model_options_given(s); !given.empty()) {
+      GRAFT_THROW(config_error, given + ": set the built-in model, which --launch replaces; give your programs "
+                                        "their settings in the launch command");
+    }
+    if (!s.calibration_cmd.empty()) {
+      GRAFT_THROW(config_error, "--calibration-cmd goes with --baseline-cmd/--target-cmd; with --launch, give "
+                                "--calibration-launch");
+    }
+    // The sides' commands are the launcher's business: here only their sizes.
+    o.baseline = {{}, s.baseline_world_size};
+    o.target = {{}, s.target_world_size};
+    o.launch = shell_command(s.launch, 1);
+    if (s.calibrate) {
+      if (s.calibration_launch.empty()) {
+        GRAFT_THROW(config_error, "--calibrate with --launch needs --calibration-launch: a launch command whose "
+                                  "target ranks run the baseline program with another valid setting");
+      }
+      o.calibration_target = o.target;
+      o.calibration_launch = shell_command(s.calibration_launch, 1);
+    }
+    o.settings["program"] = "launch command";
+  } else if (!s.baseline_cmd.empty()) {
     if (const std::string given = model_options_given(s); !given.empty()) {
       GRAFT_THROW(config_error, given + ": set the built-in model, which --baseline-cmd/--target-cmd replace; "
                                         "give your programs their settings in their own command lines");

@@ -34,7 +34,8 @@ class pass_sequence {
  public:
   pass_sequence(const localize_options& options, std::size_t total) : options_(options), total_(total) {}
 
-  pass_measurements run(const std::string& label, const side_command& target, std::map<std::string, std::string> filters) {
+  pass_measurements run(const std::string& label, const side_command& target, const std::optional<side_command>& launch,
+                        std::map<std::string, std::string> filters) {
     const std::string step = "[" + std::to_string(++done_) + "/" + std::to_string(total_) + "] " + label;
     if (failed_) {
       tell(step + ": not run, since the " + *failed_ + " pass failed");
@@ -44,6 +45,7 @@ class pass_sequence {
     spec.label = label;
     spec.baseline = options_.baseline;
     spec.target = target;
+    spec.launch = launch;
     spec.filters = std::move(filters);
     spec.directory = options_.run_directory() / "passes" / label;
     spec.timeout = options_.timeout;
@@ -118,12 +120,15 @@ localize_report run_localize(const localize_options& options) {
   std::optional<pass_measurements> calibration_accumulated, calibration_local;
   pass_sequence passes(options, options.calibration_target ? 4 : 2);
   if (options.calibration_target) {
-    calibration_accumulated =
-        passes.run("calibration-accumulated", *options.calibration_target, accumulated_filters());
-    calibration_local = passes.run("calibration-local", *options.calibration_target, local_filters(options.graft_name));
+    calibration_accumulated = passes.run("calibration-accumulated", *options.calibration_target,
+                                         options.calibration_launch, accumulated_filters());
+    calibration_local = passes.run("calibration-local", *options.calibration_target, options.calibration_launch,
+                                   local_filters(options.graft_name));
   }
-  const pass_measurements accumulated = passes.run("accumulated", options.target, accumulated_filters());
-  const pass_measurements local = passes.run("local", options.target, local_filters(options.graft_name));
+  const pass_measurements accumulated =
+      passes.run("accumulated", options.target, options.launch, accumulated_filters());
+  const pass_measurements local =
+      passes.run("local", options.target, options.launch, local_filters(options.graft_name));
 
   localize_report report =
       analyse(accumulated, local, calibration_accumulated ? &*calibration_accumulated : nullptr,
@@ -131,8 +136,7 @@ localize_report run_localize(const localize_options& options) {
   report.run_name = options.run_name;
   // After a failed pass, its problems already say why points are missing.
   if (!passes.failed() && report.points.empty()) {
-    report.problems.push_back("no point was measured: does the target call the grafter, and does it pass "
-                              "{events} to its program?");
+    report.problems.push_back("no point was measured: does the target call the grafter at its dump points?");
   } else if (!passes.failed() && accumulated.points.empty()) {
     report.problems.push_back("the accumulated pass measured no point: is the target's grafter built with "
                               "compare_filter support (DUMPER_GRAFTER_COMPARE_FILTER)?");
@@ -147,6 +151,9 @@ localize_report run_localize(const localize_options& options) {
   report.settings["target"] = command_json(options.target);
   report.settings["calibration_target"] =
       options.calibration_target ? command_json(*options.calibration_target) : nlohmann::json();
+  report.settings["launch"] = options.launch ? command_json(*options.launch) : nlohmann::json();
+  report.settings["calibration_launch"] =
+      options.calibration_launch ? command_json(*options.calibration_launch) : nlohmann::json();
   report.settings["filters"] = {{"accumulated", accumulated_filters()}, {"local", local_filters(options.graft_name)}};
   report.settings["tolerance"] = {{"dtype_defaults", options.tolerance.dtype_defaults()},
                                   {"overrides", overrides},

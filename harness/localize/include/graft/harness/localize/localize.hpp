@@ -33,6 +33,10 @@ struct localize_options {
   side_command baseline;
   side_command target;
   std::optional<side_command> calibration_target;  // set: calibrate
+  // Set: one command starts every rank (pass_spec::launch); the calibration
+  // passes then run calibration_launch.
+  std::optional<side_command> launch;
+  std::optional<side_command> calibration_launch;
   tolerance_policy tolerance;
   std::string graft_name = "layer_input";
   std::chrono::seconds timeout{120};

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct pass_spec {
   std::string label;  // "accumulated", "local", "calibration-accumulated", ...
   side_command baseline;
   side_command target;
+  // Set: one command that starts every rank of both sides itself (torchrun,
+  // an engine's launcher), with {baseline_world_size} and {target_world_size}
+  // replaced; baseline and target then only give the world sizes, and each
+  // rank's events come from DUMPER_GRAFTER_EVENTS_PATH, named by its grafter
+  // from its own role and rank.
+  std::optional<side_command> launch;
   // DUMPER_GRAFTER_* filters of this pass: key (b2t_filter, compare_filter) -> expression.
   std::map<std::string, std::string> filters;
   std::filesystem::path directory;  // logs and event files go here
