@@ -19,7 +19,9 @@ class event_sink {
   virtual void write(const event& e) = 0;
 };
 
-// One JSON object per line, flushed per event so that a killed process loses nothing.
+// One JSON object per line, flushed per event so that a killed process loses
+// nothing. A write that fails (a full disk) never throws: the first failure is
+// one line on stderr, and later events are still tried.
 class jsonl_file_sink final : public event_sink {
  public:
   // Appends to path; throws error naming the path when it cannot be opened.
@@ -28,7 +30,9 @@ class jsonl_file_sink final : public event_sink {
 
  private:
   std::mutex mutex_;
+  std::string path_;
   std::ofstream out_;
+  bool write_failed_ = false;
 };
 
 // A human-readable "[graft ...] ..." line per event (stderr by default).

@@ -99,8 +99,15 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
     const std::string path = expand_events_path(*c.events_path, to_string(state_->layout.side),
                                                 state_->layout.local_rank, state_->layout.graft_rank(),
                                                 static_cast<long>(::getpid()));
-    state_->sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
-        std::move(state_->sink), std::make_shared<jsonl_file_sink>(path)});
+    // The user's wish for a copy of the events never stops the host program:
+    // a log that cannot be opened is said once, and the host's sink goes on.
+    try {
+      state_->sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
+          state_->sink, std::make_shared<jsonl_file_sink>(path)});
+    } catch (const error& e) {
+      std::cerr << "graft: DUMPER_GRAFTER_EVENTS_PATH: " + std::string(e.what()) + "; grafting goes on without it\n"
+                << std::flush;
+    }
   }
   state_->make_exchange = options.make_exchange ? std::move(options.make_exchange) : c10d_exchange_factory();
   if (options.custom_transform) {

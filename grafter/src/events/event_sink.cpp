@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 
 #include <graft/error.hpp>
 
@@ -9,7 +10,7 @@
 
 namespace graft {
 
-jsonl_file_sink::jsonl_file_sink(const std::string& path) : out_(path, std::ios::app) {
+jsonl_file_sink::jsonl_file_sink(const std::string& path) : path_(path), out_(path, std::ios::app) {
   if (!out_) {
     GRAFT_THROW(error, "event log '" + path + "' cannot be opened for appending: " + std::strerror(errno) +
                            "; check that its folder exists and is writable");
@@ -19,8 +20,22 @@ jsonl_file_sink::jsonl_file_sink(const std::string& path) : out_(path, std::ios:
 void jsonl_file_sink::write(const event& e) {
   const std::string line = detail::json_text(e.to_json());
   std::lock_guard<std::mutex> lock(mutex_);
+  errno = 0;
   out_ << line << '\n';
   out_.flush();
+  if (out_) return;
+  // A full disk must not stop the host program: said once, then every later
+  // event is tried again (space may come back).
+  if (!write_failed_) {
+    const int cause = errno;
+    // One string, one write: ranks on threads of one process do not interleave.
+    std::cerr << "graft: event log '" + path_ + "' cannot be written (" +
+                     (cause != 0 ? std::strerror(cause) : "write failed") +
+                     "); grafting goes on, and its events still reach the other sinks\n"
+              << std::flush;
+    write_failed_ = true;
+  }
+  out_.clear();
 }
 
 text_sink::text_sink(std::ostream& out) : out_(out) {}

@@ -107,6 +107,48 @@ TEST(grafter_failures, events_path_gets_the_events_beside_the_host_sink) {
   std::filesystem::remove_all(dir);
 }
 
+std::size_t count_of(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++n;
+  return n;
+}
+
+// An events log the grafter cannot open (its folder is gone) or write (a
+// full disk) never stops the host program: one stderr line, and the grafts
+// and the host's own sink go on.
+TEST(grafter_failures, an_events_path_that_cannot_be_opened_is_said_once_and_grafting_goes_on) {
+  local_world w;
+  w.config.events_path = "/nonexistent-graft-folder/events-{role}-{rank}.jsonl";
+  testing::internal::CaptureStderr();
+  w.run([](role side, int, grafter& g) {
+    at::Tensor t = side == role::baseline ? at::full({3}, 2.0f) : at::zeros({3});
+    g.maybe_intercept(t, {{"name", "x"}});
+    if (side == role::target) EXPECT_TRUE(at::equal(t, at::full({3}, 2.0f)));
+  });
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(count_of(said, "DUMPER_GRAFTER_EVENTS_PATH: event log '/nonexistent-graft-folder/events-"), 2u) << said;
+  EXPECT_NE(said.find("grafting goes on without it"), std::string::npos) << said;
+  EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 1u);
+}
+
+TEST(grafter_failures, an_events_log_on_a_full_disk_is_said_once_and_grafting_goes_on) {
+  local_world w;
+  w.baseline_world_size = 1;
+  w.config.events_path = "/dev/full";
+  testing::internal::CaptureStderr();
+  w.run([](role side, int, grafter& g) {
+    for (int call = 0; call < 3; ++call) {
+      at::Tensor t = side == role::baseline ? at::full({3}, float(call)) : at::full({3}, -1.0f);
+      g.maybe_intercept(t, {{"name", "x"}});
+      if (side == role::target) EXPECT_TRUE(at::equal(t, at::full({3}, float(call))));
+    }
+  });
+  const std::string said = testing::internal::GetCapturedStderr();
+  // One line per rank's log, not one per event.
+  EXPECT_EQ(count_of(said, "event log '/dev/full' cannot be written (No space left on device)"), 2u) << said;
+  EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 3u);
+}
+
 TEST(grafter_failures, throwing_transform) {
   local_world w;
   w.custom_transform = transform{"throws", [](const graft_transform_input&) -> at::Tensor {
