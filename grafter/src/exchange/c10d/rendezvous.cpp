@@ -1,7 +1,6 @@
 #include "exchange/c10d/rendezvous.hpp"
 
 #include <netdb.h>
-#include <sys/socket.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +14,7 @@
 #include <graft/error.hpp>
 
 #include "exchange/c10d/c10d_errors.hpp"
+#include "exchange/c10d/host_addresses.hpp"
 #include "exchange/c10d/layout_agreement.hpp"
 #include "exchange/c10d/messages.hpp"
 #include "exchange/c10d/nccl_blocking_wait.hpp"
@@ -26,17 +26,11 @@ namespace {
 // Resolving up front turns a typo in the address into an immediate, named
 // error; c10d's client would retry it until the timeout.
 void check_address_resolves(const graft_config& config) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
-  const int rc = getaddrinfo(config.master_address.c_str(), nullptr, &hints, &found);
-  if (rc != 0) {
+  if (const int error = resolve_host(config.master_address).lookup_error; error != 0) {
     GRAFT_THROW(config_error, "master_address: '" + config.master_address + "' does not resolve (" +
-                                  gai_strerror(rc) +
+                                  gai_strerror(error) +
                                   "); set it to a host name or IP address every process can reach");
   }
-  freeaddrinfo(found);
 }
 
 bool is_loopback(const std::string& address) {

@@ -1,13 +1,14 @@
 #include "exchange/c10d/store_deadline.hpp"
 
 #include <dirent.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
+
+#include "exchange/c10d/host_addresses.hpp"
 
 namespace graft::detail {
 namespace {
@@ -26,19 +27,10 @@ sockaddr_storage unmapped(const sockaddr_storage& address) {
   return out;
 }
 
+// The host's addresses, IPv4 ones as IPv4, to compare with peers.
 std::vector<sockaddr_storage> resolve(const std::string& host) {
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* found = nullptr;
   std::vector<sockaddr_storage> out;
-  if (getaddrinfo(host.c_str(), nullptr, &hints, &found) != 0) return out;
-  for (const addrinfo* a = found; a != nullptr; a = a->ai_next) {
-    sockaddr_storage address{};
-    std::memcpy(&address, a->ai_addr, a->ai_addrlen);
-    out.push_back(unmapped(address));
-  }
-  freeaddrinfo(found);
+  for (const sockaddr_storage& address : resolve_host(host).addresses) out.push_back(unmapped(address));
   return out;
 }
 
