@@ -33,8 +33,12 @@ constexpr int kConfigError = 10;
 constexpr int kTimeoutError = 11;
 constexpr int kExchangeError = 13;
 
-// A generous bound that only catches hangs; no test asserts tight timings.
+// A generous bound that only catches hangs.
 constexpr auto kHangLimit = 30s;
+// How much later than its configured timeout a timed-out peer may end: the
+// process's start (loading libtorch) and a loaded machine's scheduling. A
+// bound on correctness (a wait of twice its timeout fails), not a benchmark.
+constexpr double kTimeoutSlackSeconds = 4.0;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -55,6 +59,7 @@ class peer {
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    started_ = std::chrono::steady_clock::now();
     const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0) throw std::runtime_error("posix_spawn " + argv_text[0] + " failed: " + std::to_string(rc));
@@ -80,9 +85,13 @@ class peer {
       }
       std::this_thread::sleep_for(10ms);
     }
+    seconds_to_exit_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
     pid_ = -1;
     return status;
   }
+
+  // From the spawn to the exit wait_exit saw.
+  double seconds_to_exit() const { return seconds_to_exit_; }
 
   // The exit code of a normal exit; -1 for a signal.
   int exit_code() {
@@ -106,7 +115,16 @@ class peer {
  private:
   std::string output_;
   pid_t pid_ = -1;
+  std::chrono::steady_clock::time_point started_;
+  double seconds_to_exit_ = 0;
 };
+
+// A peer that timed out ended within its timeout plus the slack.
+void expect_on_time(const peer& p, double timeout_seconds) {
+  ::testing::Test::RecordProperty("seconds_to_exit", std::to_string(p.seconds_to_exit()));
+  EXPECT_LE(p.seconds_to_exit(), timeout_seconds + kTimeoutSlackSeconds)
+      << "configured timeout " << timeout_seconds << " s: " << p.output();
+}
 
 class C10dProcesses : public ::testing::Test {
  protected:
@@ -158,6 +176,7 @@ TEST_F(C10dProcesses, TwoBaselinesAndThreeTargets) {
 TEST_F(C10dProcesses, TargetThatNeverArrivesIsATimeoutNamingTheEndpoint) {
   auto baseline = start("baseline", 0, 1, 1, 2, 1);
   EXPECT_EQ(baseline->exit_code(), kTimeoutError) << baseline->output();
+  expect_on_time(*baseline, 2);
   const std::string out = baseline->output();
   EXPECT_TRUE(contains(out, "127.0.0.1:" + std::to_string(port_))) << out;
   EXPECT_TRUE(contains(out, "graft rank 0 of 2")) << out;
@@ -167,6 +186,7 @@ TEST_F(C10dProcesses, TargetThatNeverArrivesIsATimeoutNamingTheEndpoint) {
 TEST_F(C10dProcesses, StoreHostThatNeverArrivesIsATimeoutNamingTheEndpoint) {
   auto target = start("target", 0, 1, 1, 2, 1);
   EXPECT_EQ(target->exit_code(), kTimeoutError) << target->output();
+  expect_on_time(*target, 2);
   const std::string out = target->output();
   EXPECT_TRUE(contains(out, "127.0.0.1:" + std::to_string(port_))) << out;
   EXPECT_TRUE(contains(out, "graft rank 1 of 2 (target rank 0)")) << out;
@@ -228,6 +248,7 @@ TEST_F(C10dProcesses, AStoreThatNeverAnswersIsATimeoutNamingTheEndpoint) {
   ASSERT_TRUE(listener.listening());
   auto target = start("target", 0, 1, 1, 2, 1);
   EXPECT_EQ(target->exit_code(), kTimeoutError) << target->output();
+  expect_on_time(*target, 2);
   const std::string out = target->output();
   EXPECT_TRUE(contains(out, "graft rank 1 of 2 (target rank 0) at 127.0.0.1:" + std::to_string(port_))) << out;
   EXPECT_TRUE(contains(out, "took the connection but did not answer its first request within 2 s")) << out;
@@ -245,6 +266,7 @@ TEST_F(C10dProcesses, AStoreHostStoppedDuringTheRendezvousIsATimeout) {
   const int code = target->exit_code();
   baseline->signal(SIGCONT);
   EXPECT_EQ(code, kTimeoutError) << target->output();
+  expect_on_time(*target, 3);
 }
 
 TEST_F(C10dProcesses, PortAlreadyTakenIsNamed) {
