@@ -1,3 +1,8 @@
+#include <cmath>
+#include <cstring>
+#include <utility>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include <graft/harness/expectations.hpp>
@@ -89,6 +94,61 @@ TEST(CheckExpectations, ExactValuesDtypeAndNan) {
   ASSERT_EQ(failures.size(), 2u);
   EXPECT_NE(failures[0].find("expected dtype bfloat16, got float32"), std::string::npos) << failures[0];
   EXPECT_NE(failures[1].find("values differ at [1]: expected NaN, got 2.0"), std::string::npos) << failures[1];
+}
+
+// A float32 tensor as the worker reports it: its values and its bytes.
+nlohmann::json float32_tensor(const std::vector<float>& values) {
+  nlohmann::json out = tensor(nlohmann::json::array());
+  std::string hex;
+  for (const float v : values) {
+    out["values"].push_back(std::signbit(v) && v == 0 ? nlohmann::json("-0.0") : nlohmann::json(double(v)));
+    unsigned char bytes[sizeof v];
+    std::memcpy(bytes, &v, sizeof v);
+    for (const unsigned char b : bytes) {
+      hex += "0123456789abcdef"[b >> 4];
+      hex += "0123456789abcdef"[b & 0xF];
+    }
+  }
+  out["shape"] = {values.size()};
+  out["bytes"] = hex;
+  out["element_size"] = sizeof(float);
+  return out;
+}
+
+// "unchanged" is the bytes: a change far below any printed precision, a
+// zero's sign and a NaN's payload all count.
+TEST(CheckExpectations, UnchangedComparesBytes) {
+  const scenario s = one_step_scenario({{"outcome", "skipped"}, {"unchanged", true}});
+  const nlohmann::json skipped = nlohmann::json::array({{{"kind", "recv_skipped"}}});
+  const float quiet_nan = std::nanf("");
+  const float other_nan = std::nanf("7");
+  const std::vector<std::pair<std::vector<float>, std::vector<float>>> changes = {
+      {{1.0f, 0.0f}, {1.0f, -0.0f}},
+      {{1.0f, 0.25f}, {std::nextafter(1.0f, 2.0f), 0.25f}},
+      {{quiet_nan, 0.0f}, {other_nan, 0.0f}}};
+  for (const auto& [before, after] : changes) {
+    const auto failures =
+        check_expectations(s, results_with_target(result(skipped, float32_tensor(before), float32_tensor(after))));
+    ASSERT_EQ(failures.size(), 1u);
+    EXPECT_NE(failures[0].find("expected the tensor unchanged; element ["), std::string::npos) << failures[0];
+  }
+  const auto same = check_expectations(
+      s, results_with_target(result(skipped, float32_tensor({quiet_nan, -0.0f}), float32_tensor({quiet_nan, -0.0f}))));
+  EXPECT_TRUE(same.empty()) << same.front();
+}
+
+// "exact": the values' bits, so -0.0 is not 0.0 (and NaN is NaN).
+TEST(CheckExpectations, ExactValuesCompareBits) {
+  const scenario s = one_step_scenario({{"values", {"-0.0", "NaN", -0.00099945068359375}}, {"exact", true}});
+  const auto ok = result({}, tensor({0, 0, 0}), tensor({"-0.0", "NaN", -0.00099945068359375}));
+  EXPECT_TRUE(check_expectations(s, results_with_target(ok)).empty());
+  const auto zero = result({}, tensor({0, 0, 0}), tensor({0.0, "NaN", -0.00099945068359375}));
+  const auto failures = check_expectations(s, results_with_target(zero));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("values differ at [0]: expected -0.0, got 0.0"), std::string::npos) << failures[0];
+  // Without "exact", the default tolerance: 0.0 is near enough to -0.0.
+  const scenario loose = one_step_scenario({{"values", {"-0.0", "NaN", -0.00099945068359375}}});
+  EXPECT_TRUE(check_expectations(loose, results_with_target(zero)).empty());
 }
 
 TEST(CheckExpectations, MissingOrFailedWorkersAreReported) {

@@ -106,6 +106,19 @@ TEST(ScenarioLoader, RankOverridesAreCheckedPerRank) {
       << problems_of(doc);
 }
 
+TEST(ScenarioLoader, ExactGoesWithValuesAndNoTolerance) {
+  nlohmann::json doc = good_document();
+  doc["steps"][0]["target"]["expect"] = {{"outcome", "grafted"}, {"values", {1, 2, 3, "-0.0"}}, {"exact", true}};
+  EXPECT_EQ(problems_of(doc), "") << problems_of(doc);
+  doc["steps"][0]["target"]["expect"]["rtol"] = 0;
+  EXPECT_NE(problems_of(doc).find("steps[0].target.expect.exact: compares bits: leave out \"rtol\" and \"atol\""),
+            std::string::npos)
+      << problems_of(doc);
+  doc["steps"][0]["target"]["expect"] = {{"outcome", "grafted"}, {"unchanged", true}, {"exact", true}};
+  EXPECT_NE(problems_of(doc).find("steps[0].target.expect.exact: only meaningful with \"values\""), std::string::npos)
+      << problems_of(doc);
+}
+
 TEST(ScenarioLoader, TensorSourcesMustBeExactlyOne) {
   nlohmann::json doc = good_document();
   doc["steps"][0]["target"]["tensor"] = {{"shape", {2}}, {"fill", 1}, {"arange", true}};

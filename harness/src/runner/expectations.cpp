@@ -1,6 +1,9 @@
 #include <graft/harness/expectations.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/tolerance.hpp>
@@ -26,7 +29,19 @@ std::string text_of(const nlohmann::json& v) {
   return text.size() > 120 ? text.substr(0, 117) + "..." : text;
 }
 
+// Whether two doubles are the same bits; NaN matches NaN (a value list cannot
+// spell a payload), while 0.0 and -0.0 differ.
+bool same_bits(double e, double a) {
+  if (std::isnan(e) || std::isnan(a)) return std::isnan(e) && std::isnan(a);
+  std::uint64_t eb = 0, ab = 0;
+  std::memcpy(&eb, &e, sizeof e);
+  std::memcpy(&ab, &a, sizeof a);
+  return eb == ab;
+}
+
 // Element-wise comparison of flat value lists; an empty string when they agree.
+// Values reach the runner exactly (the worker writes round-trip text), so
+// exact compares bits.
 std::string compare_values(const nlohmann::json& expected, const nlohmann::json& actual, const tolerance& tol,
                            bool exact) {
   if (!expected.is_array() || !actual.is_array() || expected.size() != actual.size()) {
@@ -35,13 +50,42 @@ std::string compare_values(const nlohmann::json& expected, const nlohmann::json&
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const double e = as_double(expected[i]);
     const double a = as_double(actual[i]);
-    const bool same = exact ? (e == a || (std::isnan(e) && std::isnan(a))) : tol.allows(e, a);
+    const bool same = exact ? same_bits(e, a) : tol.allows(e, a);
     if (!same) {
       return "values differ at [" + std::to_string(i) + "]: expected " + format_number(e) + ", got " + format_number(a) +
              " (expected " + text_of(expected) + ", got " + text_of(actual) + ")";
     }
   }
   return "";
+}
+
+// Whether a tensor kept its bytes: dtype, shape and every element's bits
+// (a zero's sign, a NaN's payload, a change below any printed precision).
+// Empty when it did; else the first element that changed, in both forms.
+std::string compare_bytes(const nlohmann::json& initial, const nlohmann::json& final_value) {
+  if (initial.value("dtype", "") != final_value.value("dtype", "") ||
+      initial.value("shape", nlohmann::json()) != final_value.value("shape", nlohmann::json())) {
+    return "it was " + initial.value("dtype", "") + " " + text_of(initial.value("shape", nlohmann::json())) +
+           ", now " + final_value.value("dtype", "") + " " + text_of(final_value.value("shape", nlohmann::json()));
+  }
+  if (!initial.contains("bytes") || !final_value.contains("bytes")) {
+    // Values alone (a result written by hand): their bits, at least.
+    return compare_values(initial["values"], final_value["values"], tolerance{}, true);
+  }
+  const std::string before = initial.value("bytes", "");
+  const std::string after = final_value.value("bytes", "");
+  if (before == after) return "";
+  const std::size_t hex_per_element = 2 * std::max<std::size_t>(1, final_value.value("element_size", 1));
+  std::size_t i = 0;
+  while (i < before.size() && i < after.size() && before[i] == after[i]) ++i;
+  const std::size_t element = i / hex_per_element;
+  const nlohmann::json& values = initial["values"];
+  const nlohmann::json& now = final_value["values"];
+  return "element [" + std::to_string(element) + "] changed from bytes " +
+         before.substr(element * hex_per_element, hex_per_element) + " (" +
+         (element < values.size() ? text_of(values[element]) : "?") + ") to " +
+         after.substr(element * hex_per_element, hex_per_element) + " (" +
+         (element < now.size() ? text_of(now[element]) : "?") + ")";
 }
 
 // The event that says what became of a call. group_init is left out: the
@@ -92,13 +136,13 @@ void check_step_values(std::size_t step, const expectation& e, const nlohmann::j
   if (e.atol) tol.atol = *e.atol;
   if (e.dtype && *e.dtype != dtype) failures.push_back(at + ": expected dtype " + *e.dtype + ", got " + dtype);
   if (!e.values.is_null()) {
-    const std::string problem = compare_values(e.values, final_value["values"], tol, false);
+    const std::string problem = compare_values(e.values, final_value["values"], tol, e.exact);
     if (!problem.empty()) failures.push_back(at + ": " + problem);
   }
   if (e.unchanged) {
     const nlohmann::json& initial = mine.value("initial", nlohmann::json());
-    const std::string problem =
-        compare_values(initial.is_object() ? initial["values"] : nlohmann::json(), final_value["values"], tol, true);
+    const std::string problem = initial.is_object() ? compare_bytes(initial, final_value)
+                                                    : compare_values(nlohmann::json(), final_value["values"], tol, true);
     if (!problem.empty()) failures.push_back(at + ": expected the tensor unchanged; " + problem);
   }
   if (e.relation) {

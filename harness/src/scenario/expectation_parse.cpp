@@ -39,8 +39,8 @@ std::optional<expectation> parse_expectation(const nlohmann::json& value, const 
   if (setup) {
     check.known_keys(value, path, {"outcome", "error_kind", "message_contains"});
   } else {
-    check.known_keys(value, path, {"outcome", "error_kind", "message_contains", "values", "equals", "unchanged",
-                                   "dtype", "rtol", "atol"});
+    check.known_keys(value, path, {"outcome", "error_kind", "message_contains", "values", "exact", "equals",
+                                   "unchanged", "dtype", "rtol", "atol"});
   }
   expectation e;
   e.outcome = check.choice(value, "outcome", path, setup ? setup_outcomes() : step_outcomes(), false);
@@ -64,6 +64,13 @@ std::optional<expectation> parse_expectation(const nlohmann::json& value, const 
   }
   if (value.contains("equals")) e.relation = parse_relation(value["equals"], json_checker::key_path(path, "equals"), check);
   e.unchanged = check.boolean(value, "unchanged", path).value_or(false);
+  e.exact = check.boolean(value, "exact", path).value_or(false);
+  if (e.exact && !value.contains("values")) {
+    check.add(json_checker::key_path(path, "exact"), "only meaningful with \"values\"");
+  }
+  if (e.exact && (value.contains("rtol") || value.contains("atol"))) {
+    check.add(json_checker::key_path(path, "exact"), "compares bits: leave out \"rtol\" and \"atol\"");
+  }
   e.dtype = check.choice(value, "dtype", path, scenario_dtypes(), false);
   for (const char* key : {"rtol", "atol"}) {
     if (auto v = check.number(value, key, path, false)) {

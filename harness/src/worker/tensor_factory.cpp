@@ -109,11 +109,27 @@ at::Tensor make_tensor(const tensor_spec& spec, const std::map<std::string, at::
 }
 
 nlohmann::json tensor_value(const at::Tensor& t) {
-  const at::Tensor flat = dense_values(t.detach()).to(at::kCPU).to(at::kDouble).contiguous().flatten();
+  const at::Tensor dense = dense_values(t.detach()).to(at::kCPU).contiguous();
+  const at::Tensor flat = dense.to(at::kDouble).flatten();
   nlohmann::json values = nlohmann::json::array();
   const double* data = flat.data_ptr<double>();
   for (std::int64_t i = 0; i < flat.numel(); ++i) values.push_back(data[i]);
-  return {{"dtype", dtype_name(t)}, {"shape", t.sizes().vec()}, {"values", encode_special_floats(values)}};
+  // The elements' own bytes: what "unchanged" compares, so that a change
+  // below any printed precision, a zero's sign or a NaN's payload shows.
+  static constexpr char kHex[] = "0123456789abcdef";
+  const auto* bytes = static_cast<const unsigned char*>(dense.data_ptr());
+  const auto size = static_cast<std::size_t>(dense.numel()) * dense.element_size();
+  std::string hex;
+  hex.reserve(2 * size);
+  for (std::size_t i = 0; i < size; ++i) {
+    hex += kHex[bytes[i] >> 4];
+    hex += kHex[bytes[i] & 0xF];
+  }
+  return {{"dtype", dtype_name(t)},
+          {"shape", t.sizes().vec()},
+          {"values", encode_special_floats(values)},
+          {"element_size", dense.element_size()},
+          {"bytes", hex}};
 }
 
 }  // namespace graft::harness::worker

@@ -68,9 +68,10 @@ struct expectation {
   std::optional<std::string> outcome;
   std::optional<std::string> error_kind;
   std::vector<std::string> message_contains;
-  nlohmann::json values;                 // exact final values (flat), or null
+  nlohmann::json values;                 // the final values (flat), or null
+  bool exact = false;                    // values compared bit for bit ("-0.0" is not 0)
   std::optional<value_relation> relation;
-  bool unchanged = false;                // final == initial, bit for bit
+  bool unchanged = false;                // final == initial, byte for byte
   std::optional<std::string> dtype;      // the final dtype
   std::optional<double> rtol, atol;      // for values / relation; default: the final dtype's
 };
