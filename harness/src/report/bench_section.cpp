@@ -60,12 +60,9 @@ page_section bench_section(const std::filesystem::path& reports) {
     if (inputs.empty() && !is_file(folder / "ratio.svg") && !is_file(folder / "report.md")) continue;
     section.html += one_bench(folder, folder.filename().string(), inputs);
   }
-  if (section.html.empty()) {
-    section.absent = "No bench: there is no bench/ folder with a report (ci/bench.sh writes one).";
-  } else {
-    section.html = "<p>Each case's median time divided by its floor's from the same run, against size; the floor "
-                   "is 1.0. Hover a point for its figures.</p>\n" + section.html;
-  }
+  finish_section(section, "No bench: there is no bench/ folder with a report (ci/bench.sh writes one).",
+                 "Each case's median time divided by its floor's from the same run, against size; the floor is 1.0. "
+                 "Hover a point for its figures.");
   return section;
 }
 

@@ -132,12 +132,9 @@ page_section localize_section(const std::filesystem::path& reports) {
     if (!is_file(folder / "report.json") && !is_file(folder / "plot.svg")) continue;
     section.html += one_run(folder, folder.filename().string());
   }
-  if (section.html.empty()) {
-    section.absent = "No localize run: there is no localize/NAME/report.json (graft localize writes it).";
-  } else {
-    section.html = "<p>Per run: the first point whose local error (its inputs grafted from the baseline) breaks "
-                   "tolerance, and rel_diff per point. Hover a point for its value.</p>\n" + section.html;
-  }
+  finish_section(section, "No localize run: there is no localize/NAME/report.json (graft localize writes it).",
+                 "Per run: the first point whose local error (its inputs grafted from the baseline) breaks "
+                 "tolerance, and rel_diff per point. Hover a point for its value.");
   return section;
 }
 

@@ -114,4 +114,12 @@ const nlohmann::json* summary_scenarios(const nlohmann::json& summary) {
   return it != summary.end() && it->is_array() ? &*it : nullptr;
 }
 
+void finish_section(page_section& section, const std::string& absent, const std::string& intro) {
+  if (section.html.empty()) {
+    section.absent = absent;
+  } else {
+    section.html = "<p>" + intro + "</p>\n" + section.html;
+  }
+}
+
 }  // namespace graft::harness::report

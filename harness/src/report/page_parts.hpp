@@ -20,6 +20,10 @@ struct page_section {
   std::string absent;  // when html is empty: what is missing and what writes it
 };
 
+// A section made of parts, one per folder: with none, absent says what is
+// missing; with some, the intro paragraph goes before them.
+void finish_section(page_section& section, const std::string& absent, const std::string& intro);
+
 page_section run_section(const std::filesystem::path& reports);
 page_section diffs_section(const std::filesystem::path& reports);
 page_section bench_section(const std::filesystem::path& reports);
