@@ -39,6 +39,12 @@ struct graft_config {
   int target_world_size = -1;
   std::string backend = "gloo";              // gloo | nccl
   std::string group_name = "graft";
+  // What keeps two graft worlds apart on one master port: every process of a
+  // world must present the same token, and a process with another one is
+  // refused on its own side while the world carries on. Unset: graft rank 0
+  // draws one for its world, and processes without a token join it. An
+  // identifier, not a password: anyone who can reach the store can read it.
+  std::optional<std::string> world_token;
   double timeout_seconds = 300.0;
   // Longer waits overflow the clocks that deadlines are computed with.
   static constexpr double max_timeout_seconds = 30 * 24 * 3600.0;

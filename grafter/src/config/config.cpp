@@ -99,6 +99,7 @@ const std::vector<field>& fields() {
       int_field("target_world_size", &graft_config::target_world_size),
       text_field("backend", &graft_config::backend, detail::trimmed_lower),
       text_field("group_name", &graft_config::group_name, detail::trimmed),
+      optional_string_field("world_token", &graft_config::world_token),
       {"timeout", [](graft_config& c, const std::string& text, const std::string& where) {
          c.timeout_seconds = parse_seconds(text, where);
        },

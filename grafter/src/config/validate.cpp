@@ -53,6 +53,10 @@ void graft_config::validate() const {
     invalid("timeout " + *problem + "; set " + env_name("timeout"));
   }
   if (group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
+  if (world_token && world_token->empty()) {
+    invalid("world_token must not be empty when it is set; set " + env_name("world_token") +
+            " to the same text for every process of one world, or leave it unset");
+  }
   if (transform_path) {
     if (const auto problem = spec_problem(*transform_path)) {
       invalid("transform_path: " + *problem);

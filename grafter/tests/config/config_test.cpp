@@ -183,6 +183,20 @@ TEST(config_validate, ranges_and_choices) {
   EXPECT_NE(error_of([&] { c.validate(); }).find("b2t_filter"), std::string::npos);
 }
 
+TEST(config_world_token, read_from_every_source_and_never_empty) {
+  EXPECT_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "job-42"}}).world_token, "job-42");
+  EXPECT_FALSE(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "  "}}).world_token);
+  EXPECT_EQ(graft_config::from_kv_pairs({"world_token=job-42"}).world_token, "job-42");
+  graft_config c = graft_config::from_json({{"enable", true}, {"role", "target"}, {"master_address", "h"},
+                                            {"master_port", 2000}, {"baseline_world_size", 1},
+                                            {"target_world_size", 1}, {"b2t_filter", "True"}, {"world_token", ""}});
+  EXPECT_NE(error_of([&] { c.validate(); }).find("world_token must not be empty when it is set; set "
+                                                 "DUMPER_GRAFTER_WORLD_TOKEN"),
+            std::string::npos);
+  c.world_token = "job-42";
+  EXPECT_NO_THROW(c.validate());
+}
+
 TEST(config_validate, disabled_config_is_not_checked) {
   graft_config c;
   c.master_port = -5;
