@@ -2,10 +2,8 @@
 // 127.0.0.1: the happy path and the ways a run goes wrong — a peer that never
 // arrives, a peer killed mid-run, world sizes that disagree, a taken port.
 
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,8 +11,6 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -22,109 +18,18 @@
 #include <gtest/gtest.h>
 
 #include "c10d_world.hpp"
-
-extern char** environ;
+#include "peer_process.hpp"
 
 namespace {
 
 using namespace std::chrono_literals;
+using graft_test::contains;
+using graft_test::expect_on_time;
+using graft_test::peer;
 
 constexpr int kConfigError = 10;
 constexpr int kTimeoutError = 11;
 constexpr int kExchangeError = 13;
-
-// A generous bound that only catches hangs.
-constexpr auto kHangLimit = 30s;
-// How much later than its configured timeout a timed-out peer may end: the
-// process's start (loading libtorch) and a loaded machine's scheduling. A
-// bound on correctness (a wait of twice its timeout fails), not a benchmark.
-constexpr double kTimeoutSlackSeconds = 4.0;
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class peer {
- public:
-  peer(const std::string& output_path, const std::vector<std::string>& args) : output_(output_path) {
-    std::vector<std::string> argv_text{GRAFT_C10D_PEER};
-    argv_text.insert(argv_text.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : argv_text) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    started_ = std::chrono::steady_clock::now();
-    const int rc = posix_spawn(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("posix_spawn " + argv_text[0] + " failed: " + std::to_string(rc));
-  }
-
-  ~peer() {
-    if (pid_ > 0) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-
-  // The raw wait status; kills the process and fails the test past the limit.
-  int wait_exit() {
-    const auto deadline = std::chrono::steady_clock::now() + kHangLimit;
-    int status = 0;
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        ADD_FAILURE() << "peer still running after " << kHangLimit.count() << " s: " << output();
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    seconds_to_exit_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-    pid_ = -1;
-    return status;
-  }
-
-  // From the spawn to the exit wait_exit saw.
-  double seconds_to_exit() const { return seconds_to_exit_; }
-
-  // The exit code of a normal exit; -1 for a signal.
-  int exit_code() {
-    const int status = wait_exit();
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
-  bool wait_for_output(const std::string& needle) const {
-    const auto deadline = std::chrono::steady_clock::now() + kHangLimit;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (output().find(needle) != std::string::npos) return true;
-      std::this_thread::sleep_for(10ms);
-    }
-    return false;
-  }
-
-  void kill_now() { kill(pid_, SIGKILL); }
-  bool signal(int signal_number) const { return kill(pid_, signal_number) == 0; }
-  std::string output() const { return read_text(output_); }
-
- private:
-  std::string output_;
-  pid_t pid_ = -1;
-  std::chrono::steady_clock::time_point started_;
-  double seconds_to_exit_ = 0;
-};
-
-// A peer that timed out ended within its timeout plus the slack.
-void expect_on_time(const peer& p, double timeout_seconds) {
-  ::testing::Test::RecordProperty("seconds_to_exit", std::to_string(p.seconds_to_exit()));
-  EXPECT_LE(p.seconds_to_exit(), timeout_seconds + kTimeoutSlackSeconds)
-      << "configured timeout " << timeout_seconds << " s: " << p.output();
-}
 
 class C10dProcesses : public ::testing::Test {
  protected:
@@ -148,8 +53,6 @@ class C10dProcesses : public ::testing::Test {
   std::string dir_;
   int port_ = 0;
 };
-
-bool contains(const std::string& text, const std::string& needle) { return text.find(needle) != std::string::npos; }
 
 TEST_F(C10dProcesses, OneBaselineAndOneTargetExchangeBothWays) {
   auto baseline = start("baseline", 0, 1, 1, 20, 3);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <thread>
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -22,6 +23,8 @@
 
 namespace graft::detail {
 namespace {
+
+constexpr auto kConnectRetryPause = std::chrono::milliseconds(100);
 
 // Resolving up front turns a typo in the address into an immediate, named
 // error; c10d's client would retry it until the timeout.
@@ -48,8 +51,28 @@ std::shared_ptr<gloo::transport::Device> make_gloo_device(const std::string& mas
   return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
+// c10d's client gives up connecting before its timeout (libtorch 1.13 after
+// the timeout's whole seconds less one retry step: 2 s of 3, none of 1.5), so
+// a rank started a moment before graft rank 0 failed long before its own
+// timeout. It tries again until the deadline instead.
+c10::intrusive_ptr<c10d::Store> connect_store(const graft_config& config, c10d::TCPStoreOptions options,
+                                              std::chrono::steady_clock::time_point deadline) {
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    // At least a second: c10d's store connects in whole seconds.
+    options.timeout = std::max(left, std::chrono::milliseconds(std::chrono::seconds(1)));
+    try {
+      return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
+    } catch (...) {
+      if (std::chrono::steady_clock::now() + kConnectRetryPause >= deadline) throw;
+    }
+    std::this_thread::sleep_for(kConnectRetryPause);
+  }
+}
+
 c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const rank_layout& layout,
-                                           std::chrono::milliseconds timeout) {
+                                           std::chrono::milliseconds timeout,
+                                           std::chrono::steady_clock::time_point deadline) {
   c10d::TCPStoreOptions options;
   options.port = static_cast<std::uint16_t>(config.master_port);
   options.isServer = layout.graft_rank() == 0;
@@ -61,6 +84,7 @@ c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const ran
   options.timeout = std::max(timeout, std::chrono::milliseconds(std::chrono::seconds(1)));
   const std::string where = config.master_address + ":" + std::to_string(config.master_port);
   try {
+    if (!options.isServer) return connect_store(config, options, deadline);
     return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
   } catch (...) {
     if (options.isServer) {
@@ -197,7 +221,8 @@ c10d_groups join_graft_world(const graft_config& config, const rank_layout& layo
   store_deadline watchdog(config.master_address, config.master_port, deadline + std::chrono::seconds(1));
   bool answered = false;
   try {
-    groups.store = c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout));
+    groups.store =
+        c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout, deadline));
     check_store_answers(*groups.store, config, layout, deadline);
     answered = true;
     agree_on_layout(*groups.store, config, layout, deadline);
