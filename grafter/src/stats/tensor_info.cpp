@@ -8,7 +8,7 @@
 #include <graft/error.hpp>
 #include <graft/metrics.hpp>
 
-#include "base/ascii_lower.hpp"
+#include <graft/ascii_lower.hpp>
 #include "stats/passes.hpp"
 #include "stats/write_measure.hpp"
 
@@ -44,7 +44,7 @@ std::string dtype_name(const at::Tensor& t) {
   }
   // The remaining ATen names (QInt8, QUInt4x2, and the float8 and unsigned
   // types of later releases) differ from torch's only in case.
-  return detail::ascii_lower(c10::toString(t.scalar_type()));
+  return ascii_lower(c10::toString(t.scalar_type()));
 }
 
 namespace detail {

@@ -1,9 +1,9 @@
 #include "report/page_parts.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <system_error>
 
+#include <graft/ascii_lower.hpp>
 #include <graft/harness/bounded_json.hpp>
 #include <graft/harness/input_file.hpp>
 #include <graft/harness/text_format.hpp>
@@ -11,11 +11,6 @@
 namespace graft::harness::report {
 
 namespace {
-
-std::string lowered(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 // Where text may be cut without splitting a UTF-8 sequence.
 std::size_t character_boundary(const std::string& text, std::size_t at) {
@@ -37,7 +32,7 @@ part_text read_svg_part(const std::filesystem::path& path) {
   part_text part = read_part(path);
   if (!part.text) return part;
   // Inline SVG runs in the page: anything that could script it is refused.
-  const std::string lower = lowered(*part.text);
+  const std::string lower = ascii_lower(*part.text);
   const char* refused = nullptr;
   if (lower.compare(0, 4, "<svg") != 0) refused = "it does not start with <svg";
   else if (lower.find("<script") != std::string::npos) refused = "it holds a <script>";

@@ -1,11 +1,10 @@
 #include <graft/harness/runner.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <system_error>
 
+#include <graft/ascii_lower.hpp>
 #include <graft/harness/expectations.hpp>
 #include <graft/harness/process.hpp>
 #include <graft/harness/snapshot.hpp>
@@ -103,11 +102,7 @@ std::string_view to_string(scenario_result::status s) {
   return "?";
 }
 
-std::string result_name(scenario_result::status s) {
-  std::string name(to_string(s));
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-  return name;
-}
+std::string result_name(scenario_result::status s) { return ascii_lower(std::string(to_string(s))); }
 
 namespace {
 

@@ -1,8 +1,8 @@
 #include <graft/harness/snapshot_store.hpp>
 
-#include <algorithm>
-#include <cctype>
 #include <cstdlib>
+
+#include <graft/ascii_lower.hpp>
 
 namespace graft::harness {
 
@@ -10,9 +10,7 @@ bool is_ci(const std::map<std::string, std::string>& env) {
   if (env.count("TF_BUILD") != 0) return true;
   const auto it = env.find("CI");
   if (it == env.end()) return false;
-  std::string value = it->second;
-  std::transform(value.begin(), value.end(), value.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string value = ascii_lower(it->second);
   return !value.empty() && value != "0" && value != "false";
 }
 

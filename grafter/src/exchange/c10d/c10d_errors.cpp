@@ -7,7 +7,7 @@
 #include <graft/error.hpp>
 #include <graft/exception_message.hpp>
 
-#include "base/ascii_lower.hpp"
+#include <graft/ascii_lower.hpp>
 
 namespace graft::detail {
 namespace {

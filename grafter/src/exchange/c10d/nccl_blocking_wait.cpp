@@ -6,7 +6,7 @@
 
 #include <graft/error.hpp>
 
-#include "base/ascii_lower.hpp"
+#include <graft/ascii_lower.hpp>
 
 namespace graft::detail {
 namespace {

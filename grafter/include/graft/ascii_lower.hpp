@@ -1,11 +1,11 @@
 #pragma once
 // ASCII lower case, for names and switches read without regard to case (env
-// values, backends, libtorch's dtype names, exception texts). Bytes outside
-// ASCII pass unchanged, whatever the C locale.
+// values, backends, libtorch's dtype names, exception texts, CI switches,
+// result names). Bytes outside ASCII pass unchanged, whatever the C locale.
 
 #include <string>
 
-namespace graft::detail {
+namespace graft {
 
 inline std::string ascii_lower(std::string text) {
   for (char& c : text) {
@@ -14,4 +14,4 @@ inline std::string ascii_lower(std::string text) {
   return text;
 }
 
-}  // namespace graft::detail
+}  // namespace graft
