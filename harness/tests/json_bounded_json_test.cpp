@@ -35,6 +35,17 @@ TEST(BoundedJson, EveryFailureIsUnreadableJsonSayingWhy) {
       << refusal_of("{\"a\": 1e400}");
 }
 
+// nlohmann's message quotes the bytes last read; the message goes on into
+// JSON (graft list --json, graft diff --json), whose writer throws on bytes
+// that are not UTF-8, so such a byte shows as \xNN and UTF-8 stays as it is.
+TEST(BoundedJson, AMessageIsUtf8WhateverBytesTheTextHolds) {
+  const std::string latin1 = refusal_of("{\"a\": \"caf\xe9\"}");
+  EXPECT_NE(latin1.find("ill-formed UTF-8 byte; last read: '\"caf\\xe9\"'"), std::string::npos) << latin1;
+  EXPECT_NO_THROW((void)nlohmann::json(latin1).dump()) << latin1;
+  const std::string accented = refusal_of("{\"caf\xc3\xa9\\q\": 1}");
+  EXPECT_NE(accented.find("last read: '\"caf\xc3\xa9\\q'"), std::string::npos) << accented;
+}
+
 TEST(BoundedJson, RefusesDocumentsNestedDeeperThanTheBound) {
   // The outermost value is at depth 0, so kMaxJsonDepth + 1 brackets still fit.
   EXPECT_NO_THROW(parse_bounded_json(nested_arrays(kMaxJsonDepth + 1)));

@@ -229,6 +229,17 @@ TEST(GraftDiff, JsonListsEachDifference) {
   EXPECT_EQ(nlohmann::json::parse(bad.output)["problems"].size(), 1u) << bad.output;
 }
 
+// A Linux path may be any bytes; --json still prints JSON, the byte as U+FFFD.
+TEST(GraftDiff, JsonCarriesAPathThatIsNotUtf8) {
+  temp_dir dir;
+  write_snapshot(dir / "a.json", snapshot_of("old"));
+  const auto r = graft(dir, "diff --json " + quoted(dir / "a.json") + " " + quoted(dir / "b\xff.json"), "", true);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  const auto problems = nlohmann::json::parse(r.output)["problems"];
+  ASSERT_EQ(problems.size(), 1u) << r.output;
+  EXPECT_NE(problems[0].get<std::string>().find("b\xEF\xBF\xBD.json"), std::string::npos) << r.output;
+}
+
 TEST(GraftCli, VersionNamesTheProjectVersion) {
   temp_dir dir;
   const auto r = graft(dir, "--version");

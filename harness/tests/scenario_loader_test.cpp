@@ -406,6 +406,31 @@ TEST(ScenarioLoader, AKeyGivenTwiceIsAFixtureErrorNamingItsPath) {
   }
 }
 
+// graft list --json writes every problem as a JSON string, and JSON's writer
+// throws on bytes that are not UTF-8: a problem is UTF-8 whatever the file
+// holds (fuzz/corpus/scenario/regress-*-utf8*.json).
+TEST(ScenarioLoader, ProblemsAreUtf8WhateverTheFileHolds) {
+  testing::temp_dir dir;
+  try {
+    load_scenario(dir.write("latin1.json", "{\"name\": \"caf\xe9\"}"));
+    FAIL() << "expected fixture_error";
+  } catch (const fixture_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("latin1.json: invalid JSON"), std::string::npos) << message;
+    EXPECT_NE(message.find("caf\\xe9"), std::string::npos) << message;
+    EXPECT_NO_THROW((void)nlohmann::json(message).dump()) << message;
+  }
+  // A value the message shows shortened is cut between characters.
+  nlohmann::json doc = good_document();
+  std::string name = "a";
+  for (int i = 0; i < 40; ++i) name += "\xc3\xa9";  // é
+  doc["name"] = name;
+  const std::string problems = problems_of(doc);
+  EXPECT_NE(problems.find("is not a scenario name"), std::string::npos) << problems;
+  EXPECT_NE(problems.find("\"a\xc3\xa9"), std::string::npos) << problems;
+  EXPECT_NO_THROW((void)nlohmann::json(problems).dump()) << problems;
+}
+
 TEST(ResolveTransformSpec, ShortNamesPointIntoThePluginFolder) {
   EXPECT_EQ(resolve_transform_spec("double:double_it", "/p"), "/p/libgraft_double_transform.so:double_it");
   EXPECT_EQ(resolve_transform_spec("builtin:reshard", "/p"), "builtin:reshard");

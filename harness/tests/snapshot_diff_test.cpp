@@ -1,4 +1,8 @@
+#include <chrono>
 #include <cmath>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -193,12 +197,118 @@ TEST(DiffJson, FormatCapsTheNumberOfLines) {
   EXPECT_NE(text.find("... and 3 more"), std::string::npos);
 }
 
+// graft diff --json writes every difference as JSON strings, and JSON's
+// writer throws on a UTF-8 sequence cut in two: string excerpts and shortened
+// values are cut between characters (fuzz/corpus/snapshot/regress-*-utf8.json).
+TEST(DiffJson, ExcerptsAndShortenedValuesAreCutBetweenCharacters) {
+  std::string accents;
+  for (int i = 0; i < 40; ++i) accents += "\xc3\xa9";  // é
+  nlohmann::json expected = sample_snapshot();
+  nlohmann::json actual = sample_snapshot();
+  expected["events"][0]["note"] = "a" + accents;  // missing in actual: shown shortened
+  expected["events"][2]["message"] = accents + "A" + accents;
+  actual["events"][2]["message"] = accents + "B" + accents;
+  std::vector<difference> diffs;
+  ASSERT_NO_THROW(diffs = diff_snapshots(expected, actual));
+  ASSERT_EQ(diffs.size(), 2u) << format_differences(diffs);
+  EXPECT_EQ(diffs[0].path, "events[0].note");
+  EXPECT_EQ(diffs[1].detail, "strings differ at character 80");
+  file_diff result;
+  result.exit_code = 1;
+  result.differences = diffs;
+  EXPECT_NO_THROW((void)to_json(result, "expected.json", "actual.json").dump()) << format_differences(diffs);
+}
+
+// The alignment asks whether two events are the same of up to 4M pairs; the
+// answer stops at the first difference and formats nothing, so that events
+// that differ deep inside (arrays of objects in arrays of objects) align in
+// moments: this took minutes when each answer wrote out every difference
+// (fuzz/corpus/snapshot/regress-nested-alignment-is-slow.json).
+TEST(DiffJson, EventsThatDifferDeepInsideAlignQuickly) {
+  const auto events = [](int shift) {
+    nlohmann::json list = nlohmann::json::array();
+    for (int i = 0; i < 16; ++i) {
+      nlohmann::json items = nlohmann::json::array();
+      for (int j = 0; j < 16; ++j) {
+        nlohmann::json values = nlohmann::json::array();
+        for (int k = 0; k < 16; ++k) values.push_back({{"v", k + shift}});
+        items.push_back({{"j", j}, {"values", values}});
+      }
+      list.push_back({{"kind", "send"}, {"i", i}, {"items", items}});
+    }
+    return list;
+  };
+  nlohmann::json expected = sample_snapshot();
+  nlohmann::json actual = sample_snapshot();
+  expected["events"] = events(0);
+  actual["events"] = events(100);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<difference> diffs = diff_snapshots(expected, actual);
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(diffs.size(), 16u * 16u * 16u);
+  EXPECT_EQ(diffs.front().path, "events[0].items[0].values[0].v");
+  EXPECT_LT(took.count(), 5.0);  // 0.04 s in a Release build; 38 s before
+}
+
 TEST(PathGlob, StarStaysInOneSegmentDoubleStarCrossesThem) {
   EXPECT_TRUE(path_matches("events[*].metrics.rel_diff", "events[12].metrics.rel_diff"));
   EXPECT_FALSE(path_matches("events[*].metrics.rel_diff", "events[1].x.metrics.rel_diff"));
   EXPECT_TRUE(path_matches("**.rel_diff", "events[1].metrics.rel_diff"));
   EXPECT_TRUE(path_matches("events[*].*.mean", "events[0].before.mean"));
   EXPECT_FALSE(path_matches("events[*].*.mean", "events[0].before.max"));
+}
+
+// What a glob means, tried split by split: the reference for short paths.
+bool matches_by_definition(std::string_view glob, std::string_view path) {
+  if (glob.empty()) return path.empty();
+  if (glob.substr(0, 2) == "**") {
+    for (std::size_t skip = 0; skip <= path.size(); ++skip) {
+      if (matches_by_definition(glob.substr(2), path.substr(skip))) return true;
+    }
+    return false;
+  }
+  if (glob[0] == '*') {
+    for (std::size_t skip = 0; skip <= path.size(); ++skip) {
+      if (matches_by_definition(glob.substr(1), path.substr(skip))) return true;
+      if (skip < path.size() && path[skip] == '.') break;
+    }
+    return false;
+  }
+  return !path.empty() && glob[0] == path[0] && matches_by_definition(glob.substr(1), path.substr(1));
+}
+
+// Every string of the alphabet up to max_length characters long.
+std::vector<std::string> strings_of(const std::string& alphabet, std::size_t max_length) {
+  std::vector<std::string> out = {""};
+  for (std::size_t begin = 0; out[begin].size() < max_length; ++begin) {
+    for (const char c : alphabet) out.push_back(out[begin] + c);
+  }
+  return out;
+}
+
+TEST(PathGlob, AgreesWithTheDefinitionOnEveryShortGlobAndPath) {
+  const auto paths = strings_of("a.b", 5);
+  for (const std::string& glob : strings_of("a.*", 6)) {
+    for (const std::string& path : paths) {
+      ASSERT_EQ(path_matches(glob, path), matches_by_definition(glob, path)) << glob << " vs " << path;
+    }
+  }
+}
+
+// Trying every split for every star took time exponential in the stars: a
+// golden's glob like this one hung graft diff (20 s for these four stars,
+// hours for ten; fuzz/corpus/snapshot/regress-glob-stars-are-slow.json).
+TEST(PathGlob, ManyStarsMatchQuickly) {
+  const std::string path = "events[0]." + std::string(200, 'a');
+  std::string glob;
+  for (int i = 0; i < 4; ++i) glob += "**a";
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(path_matches(glob + "**b", path));
+  EXPECT_TRUE(path_matches(glob + "**", path));
+  EXPECT_TRUE(path_matches("*." + glob, path));
+  EXPECT_FALSE(path_matches("*a" + glob, path));  // `*` stops at the '.'
+  const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took.count(), 1.0);
 }
 
 TEST(TolerancePolicy, RejectsMalformedEntriesNamingTheKey) {
@@ -297,6 +407,19 @@ TEST_F(SnapshotFileDiff, AGoldenGivingAKeyTwiceIsBadInput) {
   EXPECT_NE(result.report.find("twice.json: events[0].kind: the key is given twice in one object"),
             std::string::npos)
       << result.report;
+}
+
+// graft diff --json writes each problem as a JSON string: one that quotes the
+// file's bytes shows a byte that is not UTF-8 as \xNN
+// (fuzz/corpus/snapshot/regress-invalid-utf8-byte.json).
+TEST_F(SnapshotFileDiff, ABadByteIsBadInputThatJsonCanCarry) {
+  const auto bad = dir_.write("latin1.json", "{\"schema_version\": 1, \"events\": [\"caf\xe9\"]}");
+  const auto result = diff_snapshot_files(bad, golden_);
+  EXPECT_EQ(result.exit_code, 2);
+  ASSERT_EQ(result.problems.size(), 1u);
+  EXPECT_NE(result.problems[0].find("latin1.json: invalid JSON"), std::string::npos) << result.problems[0];
+  EXPECT_NE(result.problems[0].find("caf\\xe9"), std::string::npos) << result.problems[0];
+  EXPECT_NO_THROW((void)to_json(result, bad, golden_).dump()) << result.report;
 }
 
 TEST_F(SnapshotFileDiff, TwoBadFilesAreBothNamedInArgumentOrder) {

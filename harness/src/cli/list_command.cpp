@@ -5,6 +5,7 @@
 #include <graft/version.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/json_output.hpp"
 
 namespace graft::harness::cli {
 
@@ -68,7 +69,7 @@ int list_command(const paths& p, bool json) {
                                   {"pending", std::filesystem::exists(dirs.pending_path(s.name))}});
     }
     for (const auto& name : obsolete) doc["obsolete_goldens"].push_back(dirs.golden_path(name).string());
-    std::cout << doc.dump(2) << "\n";
+    print_json(doc);
   } else {
     for (const auto& s : listing.scenarios) {
       std::string golden = golden_words(golden_state(s, dirs));

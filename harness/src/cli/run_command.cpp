@@ -9,6 +9,7 @@
 #include <graft/harness/snapshot_store.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/json_output.hpp"
 
 namespace graft::harness::cli {
 
@@ -110,7 +111,7 @@ int run_command(const paths& p, const run_request& request) {
     doc["pending_snapshots"] = pending;
     doc["obsolete_goldens"] = obsolete;
     doc["exit_code"] = exit_code;
-    std::cout << doc.dump(2) << "\n";
+    print_json(doc);
   }
   return exit_code;
 }

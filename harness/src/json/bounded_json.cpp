@@ -1,7 +1,9 @@
 #include <graft/harness/bounded_json.hpp>
 
 #include <cstddef>
+#include <cstdio>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -13,6 +15,47 @@ namespace {
 
 using detail::json_checker;
 using event_t = nlohmann::json::parse_event_t;
+
+// The length of the well-formed UTF-8 sequence that starts text[at], or 0.
+std::size_t utf8_length(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  char32_t code = 0, least = 0;
+  if ((lead & 0xE0) == 0xC0) length = 2, code = lead & 0x1F, least = 0x80;
+  else if ((lead & 0xF0) == 0xE0) length = 3, code = lead & 0x0F, least = 0x800;
+  else if ((lead & 0xF8) == 0xF0) length = 4, code = lead & 0x07, least = 0x10000;
+  else return 0;
+  if (at + length > text.size()) return 0;
+  for (std::size_t i = at + 1; i < at + length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i) & 0x3F);
+  }
+  const bool well_formed = code >= least && code <= 0x10FFFF && (code < 0xD800 || code > 0xDFFF);
+  return well_formed ? length : 0;
+}
+
+// nlohmann's parse errors quote the bytes last read, which need not be UTF-8
+// (the very error may be an ill-formed byte); the message goes on into JSON
+// (graft list --json, graft diff --json), whose writer throws on such bytes,
+// and into the report page. Each byte of an ill-formed sequence shows as \xNN.
+std::string utf8_message(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    if (const std::size_t length = utf8_length(text, at)) {
+      out.append(text, at, length);
+      at += length;
+    } else {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", static_cast<unsigned char>(text[at]));
+      out += escaped;
+      ++at;
+    }
+  }
+  return out;
+}
 
 // Thrown from inside the parser, which unwinds through it.
 struct too_deep {};
@@ -102,10 +145,10 @@ nlohmann::json parse_bounded_json(const std::string& text) {
     throw unreadable_json(twice.path + ": the key is given twice in one object, and JSON would keep only the " +
                           "last; remove or rename one of them");
   } catch (const nlohmann::json::parse_error& e) {
-    throw unreadable_json("invalid JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    throw unreadable_json("invalid JSON at byte " + std::to_string(e.byte) + ": " + utf8_message(e.what()));
   } catch (const nlohmann::json::exception& e) {
     // A number beyond double's range, say (out_of_range 406).
-    throw unreadable_json(std::string("invalid JSON: ") + e.what());
+    throw unreadable_json("invalid JSON: " + utf8_message(e.what()));
   }
 }
 

@@ -48,7 +48,13 @@ std::string json_checker::index_path(const std::string& parent, std::size_t inde
 
 std::string json_checker::describe(const nlohmann::json& value) {
   std::string text = value.dump();
-  if (text.size() > kDescribeWidth) text = text.substr(0, kDescribeWidth - 3) + "...";
+  if (text.size() > kDescribeWidth) {
+    // Cut between characters: a message goes on into JSON (graft list --json),
+    // whose writer throws on a split UTF-8 sequence.
+    std::size_t cut = kDescribeWidth - 3;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut) + "...";
+  }
   return text;
 }
 

@@ -67,28 +67,32 @@ nlohmann::json load_snapshot(const std::filesystem::path& path) {
     GRAFT_THROW(snapshot_error, path.string() + ": " + e.what() + "; pass a snapshot file, e.g. "
                                                                   "reports/snapshots/NAME.json");
   }
+  return parse_snapshot(text, path.string());
+}
+
+nlohmann::json parse_snapshot(const std::string& text, const std::string& source) {
   nlohmann::json parsed;
   try {
     parsed = parse_bounded_json(text);
   } catch (const unreadable_json& e) {
-    GRAFT_THROW(snapshot_error, path.string() + ": " + e.what() + "; fix the file or regenerate it with graft run");
+    GRAFT_THROW(snapshot_error, source + ": " + e.what() + "; fix the file or regenerate it with graft run");
   }
   if (!parsed.is_object() || !parsed.contains("schema_version")) {
-    GRAFT_THROW(snapshot_error, path.string() +
+    GRAFT_THROW(snapshot_error, source +
                                     ": not a graft snapshot (no top-level \"schema_version\"); "
                                     "pass a file written by graft run");
   }
   const nlohmann::json& version = parsed["schema_version"];
   if (!version.is_number_integer() || version.get<std::int64_t>() != kSnapshotSchemaVersion) {
-    GRAFT_THROW(snapshot_error, path.string() + ": schema_version " + version.dump() +
+    GRAFT_THROW(snapshot_error, source + ": schema_version " + version.dump() +
                                     " is not one this graft reads (" + std::to_string(kSnapshotSchemaVersion) +
                                     "); regenerate it with graft run");
   }
   if (!parsed.contains("events") || !parsed["events"].is_array()) {
-    GRAFT_THROW(snapshot_error, path.string() + ": no \"events\" array; pass a file written by graft run");
+    GRAFT_THROW(snapshot_error, source + ": no \"events\" array; pass a file written by graft run");
   }
   // A golden's tolerances are checked here, so that every error names the file.
-  if (parsed.contains("tolerances")) tolerance_policy::from_json(parsed["tolerances"], path.string() + ": tolerances");
+  if (parsed.contains("tolerances")) tolerance_policy::from_json(parsed["tolerances"], source + ": tolerances");
   return parsed;
 }
 

@@ -1,5 +1,6 @@
 #include <graft/harness/snapshot_diff.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
@@ -15,6 +16,13 @@ namespace {
 constexpr std::size_t kShortValueWidth = 80;
 constexpr const char* kMissing = "(missing)";
 
+// Where text may be cut without splitting a UTF-8 sequence: the differences
+// go into JSON (graft diff --json), whose writer throws on a split one.
+std::size_t character_boundary(const std::string& text, std::size_t at) {
+  while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+  return at;
+}
+
 std::string short_text(const nlohmann::json& j) {
   // An event is known by its kind and rank; say so before the truncated body.
   std::string prefix;
@@ -24,7 +32,7 @@ std::string short_text(const nlohmann::json& j) {
     prefix += " ";
   }
   std::string text = j.is_number_float() ? format_number(j.get<double>()) : encode_special_floats(j).dump();
-  if (text.size() > kShortValueWidth) text = text.substr(0, kShortValueWidth - 3) + "...";
+  if (text.size() > kShortValueWidth) text = text.substr(0, character_boundary(text, kShortValueWidth - 3)) + "...";
   return prefix + text;
 }
 
@@ -37,11 +45,13 @@ std::pair<std::string, std::string> differing_excerpts(const std::string& e, con
   while (i < e.size() && i < a.size() && e[i] == a[i]) ++i;
   *at = i;
   constexpr std::size_t kContext = 30;
-  const std::size_t begin = i > kContext ? i - kContext : 0;
+  const std::size_t from = i > kContext ? i - kContext : 0;
   const auto excerpt = [&](const std::string& text) {
-    std::string out = nlohmann::json(text.substr(begin, 2 * kContext)).dump();
+    const std::size_t begin = character_boundary(text, from);
+    const std::size_t end = character_boundary(text, std::min(text.size(), from + 2 * kContext));
+    std::string out = nlohmann::json(text.substr(begin, end - begin)).dump();
     if (begin > 0) out = "..." + out;
-    if (begin + 2 * kContext < text.size()) out += "...";
+    if (end < text.size()) out += "...";
     return out;
   };
   return {excerpt(e), excerpt(a)};
@@ -82,6 +92,9 @@ bool numeric_value(const nlohmann::json& j, double* out) {
 
 class differ {
  public:
+  // With out null the differ only finds whether there is a difference (same()):
+  // it stops at the first one and formats nothing, since the alignment asks
+  // that of up to kMaxAlignCells pairs of events.
   differ(const tolerance_policy& policy, std::vector<difference>* out) : policy_(policy), out_(out) {}
 
   void compare(const nlohmann::json& e, const nlohmann::json& a, const std::string& path, const std::string& dtype) {
@@ -91,18 +104,18 @@ class differ {
     const bool both_numeric = numeric_value(e, &ev) && numeric_value(a, &av);
     const bool any_number = e.is_number() || a.is_number();
     if (e.is_number_integer() && a.is_number_integer()) {
-      if (e != a) add(path, e, a, "integers compare exactly");
+      if (e != a && recording()) add(path, e, a, "integers compare exactly");
       return;
     }
     // A count or a shape that became a float is a change of kind, not a
     // rounding difference to forgive (the writer keeps 4.0 a float).
     if (e.is_number_integer() != a.is_number_integer() && e.is_number() && a.is_number()) {
-      add(path, e, a, std::string("an integer on one side, a float on the other: integers compare exactly"));
+      if (recording()) add(path, e, a, "an integer on one side, a float on the other: integers compare exactly");
       return;
     }
     if (both_numeric && (any_number || e != a)) {
       const tolerance tol = policy_.for_path(path, dtype);
-      if (!tol.allows(ev, av)) {
+      if (!tol.allows(ev, av) && recording()) {
         const std::string label = dtype.empty() ? "float32 default" : dtype;
         add(path, e, a, "|Δ|=" + format_significant(std::fabs(av - ev)) + " > tol atol " +
                             format_significant(tol.atol) + " + rtol " + format_significant(tol.rtol) +
@@ -111,28 +124,36 @@ class differ {
       return;
     }
     if (e.type() != a.type() && !(e.is_number() && a.is_number())) {
-      add(path, e, a, std::string("type differs: ") + type_name(e) + " vs " + type_name(a));
+      if (recording()) add(path, e, a, std::string("type differs: ") + type_name(e) + " vs " + type_name(a));
       return;
     }
     if (e.is_string() && a.is_string() && e != a) {
+      if (!recording()) return;
       std::size_t at = 0;
       auto [expected_text, actual_text] = differing_excerpts(e.get<std::string>(), a.get<std::string>(), &at);
       out_->push_back({shown(path), std::move(expected_text), std::move(actual_text),
                        "strings differ at character " + std::to_string(at)});
       return;
     }
-    if (e != a) add(path, e, a, "");
+    if (e != a && recording()) add(path, e, a, "");
   }
 
   // Whether e and a compare equal, without recording anything.
   bool same(const nlohmann::json& e, const nlohmann::json& a, const std::string& dtype) {
-    std::vector<difference> scratch;
-    differ probe(policy_, &scratch);
+    differ probe(policy_, nullptr);
     probe.compare(e, a, "", dtype);
-    return scratch.empty();
+    return !probe.differs_;
   }
 
  private:
+  // Notes that a difference was found; whether to write it out (not when probing).
+  bool recording() {
+    differs_ = true;
+    return out_ != nullptr;
+  }
+  // Whether a probe has its answer: nothing further need be compared.
+  bool done() const { return differs_ && out_ == nullptr; }
+
   void add(const std::string& path, const nlohmann::json& e, const nlohmann::json& a, std::string detail) {
     out_->push_back({shown(path), short_text(e), short_text(a), std::move(detail)});
   }
@@ -144,12 +165,16 @@ class differ {
     // Both key sets are sorted: walk them together so output stays in order.
     auto ei = e.begin();
     auto ai = a.begin();
-    while (ei != e.end() || ai != a.end()) {
+    while ((ei != e.end() || ai != a.end()) && !done()) {
       if (ai == a.end() || (ei != e.end() && ei.key() < ai.key())) {
-        out_->push_back({shown(child_path(path, ei.key())), short_text(*ei), kMissing, "key missing in actual"});
+        if (recording()) {
+          out_->push_back({shown(child_path(path, ei.key())), short_text(*ei), kMissing, "key missing in actual"});
+        }
         ++ei;
       } else if (ei == e.end() || ai.key() < ei.key()) {
-        out_->push_back({shown(child_path(path, ai.key())), kMissing, short_text(*ai), "unexpected key in actual"});
+        if (recording()) {
+          out_->push_back({shown(child_path(path, ai.key())), kMissing, short_text(*ai), "unexpected key in actual"});
+        }
         ++ai;
       } else {
         compare(*ei, *ai, child_path(path, ei.key()), dtype);
@@ -167,10 +192,18 @@ class differ {
     if (!structured) {
       // Scalar arrays (shapes, values) compare by position.
       if (e.size() != a.size()) {
-        add(path, e, a, "length " + std::to_string(e.size()) + " vs " + std::to_string(a.size()));
+        if (recording()) add(path, e, a, "length " + std::to_string(e.size()) + " vs " + std::to_string(a.size()));
         return;
       }
-      for (std::size_t i = 0; i < e.size(); ++i) compare(e[i], a[i], index_path(path, i), dtype);
+      for (std::size_t i = 0; i < e.size() && !done(); ++i) compare(e[i], a[i], index_path(path, i), dtype);
+      return;
+    }
+    if (out_ == nullptr) {
+      // Aligned, two arrays show no difference exactly when they pair up
+      // item by item: any other alignment leaves an item unmatched or
+      // compares two that differ. So a probe needs no alignment.
+      if (e.size() != a.size()) recording();
+      for (std::size_t i = 0; i < e.size() && !done(); ++i) compare(e[i], a[i], index_path(path, i), dtype);
       return;
     }
     align(e, a, path, dtype);
@@ -238,6 +271,7 @@ class differ {
 
   const tolerance_policy& policy_;
   std::vector<difference>* out_;
+  bool differs_ = false;
 };
 
 }  // namespace

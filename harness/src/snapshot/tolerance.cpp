@@ -1,6 +1,7 @@
 #include <graft/harness/tolerance.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include <graft/error.hpp>
 
@@ -20,21 +21,32 @@ tolerance default_tolerance(std::string_view dtype) {
 }
 
 bool path_matches(std::string_view glob, std::string_view path) {
-  if (glob.empty()) return path.empty();
-  if (glob.substr(0, 2) == "**") {
-    for (std::size_t skip = 0; skip <= path.size(); ++skip) {
-      if (path_matches(glob.substr(2), path.substr(skip))) return true;
+  // One pass over the glob, keeping which prefixes of path the glob read so
+  // far matches: time glob x path whatever the stars, where trying every
+  // split for every star took exponential time ("**a**a**a**b" against a long
+  // path of a's) and recursed once per character.
+  std::vector<char> matched(path.size() + 1, 0);  // matched[j]: path[0, j)
+  std::vector<char> next(path.size() + 1, 0);
+  matched[0] = 1;
+  for (std::size_t i = 0; i < glob.size();) {
+    const bool any_run = glob.compare(i, 2, "**") == 0;
+    if (any_run || glob[i] == '*') {
+      // A run after any matched prefix; `*` stops at a '.'.
+      char reached = 0;
+      for (std::size_t j = 0; j <= path.size(); ++j) {
+        if (!any_run && j > 0 && path[j - 1] == '.') reached = 0;
+        reached = reached || matched[j];
+        next[j] = reached;
+      }
+      i += any_run ? 2 : 1;
+    } else {
+      next[0] = 0;
+      for (std::size_t j = 0; j < path.size(); ++j) next[j + 1] = matched[j] && path[j] == glob[i];
+      ++i;
     }
-    return false;
+    matched.swap(next);
   }
-  if (glob[0] == '*') {
-    for (std::size_t skip = 0; skip <= path.size(); ++skip) {
-      if (path_matches(glob.substr(1), path.substr(skip))) return true;
-      if (skip < path.size() && path[skip] == '.') break;
-    }
-    return false;
-  }
-  return !path.empty() && glob[0] == path[0] && path_matches(glob.substr(1), path.substr(1));
+  return matched[path.size()] != 0;
 }
 
 tolerance_policy tolerance_policy::from_json(const nlohmann::json& tolerances, const std::string& where) {

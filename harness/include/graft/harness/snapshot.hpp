@@ -44,6 +44,10 @@ std::vector<nlohmann::json> read_jsonl(const std::filesystem::path& path);
 // or a document without schema_version, naming the path.
 nlohmann::json load_snapshot(const std::filesystem::path& path);
 
+// load_snapshot after the read: the snapshot in text, checked the same way;
+// source (the file's path) starts every snapshot_error message.
+nlohmann::json parse_snapshot(const std::string& text, const std::string& source);
+
 // Writes format_json(snapshot) atomically (temp file + rename), creating the
 // folder; throws snapshot_error naming the path.
 void write_snapshot(const std::filesystem::path& path, const nlohmann::json& snapshot);
