@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <thread>
+#include <stdexcept>
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
@@ -20,11 +20,10 @@
 #include "exchange/c10d/messages.hpp"
 #include "exchange/c10d/nccl_blocking_wait.hpp"
 #include "exchange/c10d/store_deadline.hpp"
+#include "exchange/c10d/store_listening.hpp"
 
 namespace graft::detail {
 namespace {
-
-constexpr auto kConnectRetryPause = std::chrono::milliseconds(100);
 
 // Resolving up front turns a typo in the address into an immediate, named
 // error; c10d's client would retry it until the timeout.
@@ -51,23 +50,17 @@ std::shared_ptr<gloo::transport::Device> make_gloo_device(const std::string& mas
   return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
-// c10d's client gives up connecting before its timeout (libtorch 1.13 after
-// the timeout's whole seconds less one retry step: 2 s of 3, none of 1.5), so
-// a rank started a moment before graft rank 0 failed long before its own
-// timeout. It tries again until the deadline instead.
+// A client rank waits for the store to listen within the deadline
+// (store_listening.hpp), then connects at once.
 c10::intrusive_ptr<c10d::Store> connect_store(const graft_config& config, c10d::TCPStoreOptions options,
                                               std::chrono::steady_clock::time_point deadline) {
-  for (;;) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    // At least a second: c10d's store connects in whole seconds.
-    options.timeout = std::max(left, std::chrono::milliseconds(std::chrono::seconds(1)));
-    try {
-      return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
-    } catch (...) {
-      if (std::chrono::steady_clock::now() + kConnectRetryPause >= deadline) throw;
-    }
-    std::this_thread::sleep_for(kConnectRetryPause);
+  if (!await_listening(config.master_address, config.master_port, deadline)) {
+    throw std::runtime_error("timed out: nothing listened on the port");
   }
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  // At least a second: c10d's store connects in whole seconds.
+  options.timeout = std::max(left, std::chrono::milliseconds(std::chrono::seconds(1)));
+  return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
 }
 
 c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const rank_layout& layout,
