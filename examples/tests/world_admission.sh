@@ -15,20 +15,7 @@ mode="$2"
 work="$(mktemp -d)"
 trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
 
-pick_port() {  # as client_world.sh: below the ephemeral range, nothing listening
-  local low
-  low="$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)"
-  [ "$low" -gt 11000 ] || low=32768
-  for _ in $(seq 100); do
-    local candidate=$((10000 + RANDOM % (low - 10000)))
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$candidate") 2>/dev/null; then
-      echo "$candidate"
-      return
-    fi
-  done
-  echo "world_admission.sh: no free port below $low on 127.0.0.1" >&2
-  exit 2
-}
+source "$(dirname "$0")/pick_port.sh"
 port="$(pick_port)"
 export DUMPER_GRAFTER_ENABLE=1 DUMPER_GRAFTER_MASTER_ADDRESS=127.0.0.1 DUMPER_GRAFTER_MASTER_PORT=$port
 export DUMPER_GRAFTER_TIMEOUT=20 DUMPER_GRAFTER_B2T_FILTER="True"
