@@ -48,13 +48,16 @@ struct grafter::state {
     e.local_rank = layout.local_rank;
     // A sink that throws (a full disk, a host's own sink) must not make
     // maybe_intercept throw: the event then goes to stderr, with why.
+    // The line goes out as one string in one write: ranks on threads of one
+    // process share stderr, and pieces written apart interleave.
     try {
       sink->write(e);
     } catch (const std::exception& failure) {
-      std::cerr << "graft: the event sink failed (" << exception_message(failure)
-                << "); the event: " << e.to_display_line() << std::endl;
+      std::cerr << "graft: the event sink failed (" + exception_message(failure) + "); the event: " +
+                       e.to_display_line() + "\n"
+                << std::flush;
     } catch (...) {
-      std::cerr << "graft: the event sink failed; the event: " << e.to_display_line() << std::endl;
+      std::cerr << "graft: the event sink failed; the event: " + e.to_display_line() + "\n" << std::flush;
     }
   }
 };

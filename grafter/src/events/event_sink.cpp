@@ -41,9 +41,11 @@ void jsonl_file_sink::write(const event& e) {
 text_sink::text_sink(std::ostream& out) : out_(out) {}
 
 void text_sink::write(const event& e) {
-  const std::string line = e.to_display_line();
+  // One string, one write: two sinks on one stream (ranks on threads of one
+  // process, each with its own sink on stderr) do not interleave.
+  const std::string line = e.to_display_line() + '\n';
   std::lock_guard<std::mutex> lock(mutex_);
-  out_ << line << '\n';
+  out_ << line;
   out_.flush();
 }
 

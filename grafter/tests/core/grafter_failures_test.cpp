@@ -343,6 +343,13 @@ TEST(grafter_failures, a_failing_sink_fails_no_call_and_its_events_go_to_stderr)
   EXPECT_EQ(w.events_of("recv_grafted", role::target).size(), 1u);
   EXPECT_NE(err.find("graft: the event sink failed (disk full); the event: [graft role=target"), std::string::npos)
       << err;
+  // Both ranks are threads of this process: each line is whole, never two
+  // ranks' pieces run together.
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_EQ(line.rfind("graft: the event sink failed (disk full); the event: [graft role=", 0), 0u) << line;
+    EXPECT_EQ(line.find("graft:", 1), std::string::npos) << line;
+  }
 }
 
 TEST(grafter_failures, tags_that_are_not_utf8_are_logged_with_replacement_characters) {
