@@ -38,6 +38,7 @@ std::string ratio_text(double ratio) { return graft::harness::format_significant
 
 struct point {
   double bytes = 0, ratio = 0;
+  bool below_floor = false;  // drawn with a red ring: the floor or the figure is wrong
   std::string hover;  // "recv_identity_graft/float32/1048576: 1.05x recv_floor_copy (101 us / 96.2 us)"
 };
 struct line {
@@ -101,6 +102,10 @@ void panel(std::ostringstream& out, const std::string& title, const series& line
     for (const point& p : l.points) path << num(x(p.bytes)) << "," << num(y(p.ratio)) << " ";
     out << "<polyline fill='none' stroke='" << stroke << "' stroke-width='1.8' points='" << path.str() << "'/>\n";
     for (const point& p : l.points) {
+      if (p.below_floor) {
+        out << "<circle cx='" << num(x(p.bytes)) << "' cy='" << num(y(p.ratio))
+            << "' r='7' fill='none' stroke='#d00' stroke-width='2'/>\n";
+      }
       out << "<circle cx='" << num(x(p.bytes)) << "' cy='" << num(y(p.ratio)) << "' r='3' fill='" << stroke
           << "'><title>" << escape_xml(p.hover) << "</title></circle>\n";
     }
@@ -121,9 +126,10 @@ std::string ratio_svg(const std::vector<row>& rows) {
     const std::string title = family_of(m.variant) + (m.dtype.empty() ? "" : " " + m.dtype);
     line& l = panels[title][line_name(m)];
     l.floor = r.spec->floor;
-    l.points.push_back({static_cast<double>(*m.bytes), *r.ratio,
+    l.points.push_back({static_cast<double>(*m.bytes), *r.ratio, r.below_floor,
                         m.name + ": " + ratio_text(*r.ratio) + " " + r.floor->name + " (" + time_text(m.median_ns) +
-                            " / " + time_text(r.floor->median_ns) + ")"});
+                            " / " + time_text(r.floor->median_ns) + ")" +
+                            (r.below_floor ? ", below its floor beyond the noise" : "")});
   }
   for (auto& [title, lines] : panels) {
     for (auto& [name, l] : lines) {

@@ -40,6 +40,12 @@ bool missed_within_noise(const case_spec& spec, const row& r) {
   return margin <= *noise;
 }
 
+// The floor's time over the measured one, beyond 1 by more than the noise.
+bool faster_than_floor(const row& r) {
+  if (!r.ratio || *r.ratio >= 1) return false;
+  return 1 / *r.ratio - 1 > r.noise.value_or(0);
+}
+
 }  // namespace
 
 const std::vector<case_spec>& case_specs() {
@@ -121,7 +127,7 @@ std::vector<row> build_rows(const std::map<std::string, result>& results) {
     std::vector<row> mine;
     for (const auto& [name, r] : results) {
       if (r.variant != spec.variant) continue;
-      row out{&spec, &r, nullptr, {}, {}, {}, {}, false, {}};
+      row out{&spec, &r, nullptr, {}, {}, {}, {}, false, {}, false, false};
       const std::string floor_name = spec.floor + (r.key.empty() ? "" : "/" + r.key);
       // A floor from another file is another run's: no ratio against it.
       if (const auto it = results.find(floor_name);
@@ -134,6 +140,7 @@ std::vector<row> build_rows(const std::map<std::string, result>& results) {
         const std::optional<double> floor_bw = bandwidth(*out.floor);
         if (out.bandwidth_gbs && floor_bw) out.bandwidth_share = *out.bandwidth_gbs / *floor_bw;
         if (r.cv && out.floor->cv) out.noise = std::hypot(*r.cv, *out.floor->cv);
+        out.below_floor = faster_than_floor(out);
       }
       out.applies = spec.kind != target_kind::none && r.error.empty() &&
                     (spec.min_bytes == 0 || (r.bytes && *r.bytes >= spec.min_bytes));

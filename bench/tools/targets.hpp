@@ -47,6 +47,10 @@ struct row {
   // A miss by less than the noise: the same code may well meet the target in
   // another run.
   bool miss_within_noise = false;
+  // Faster than its floor by more than the noise (by any margin without
+  // repetitions, whose noise is unknown). Every floor does less work than
+  // what it floors, so the floor or this measurement is wrong.
+  bool below_floor = false;
 };
 
 // Every measured result of a known case, paired with its floor, in spec order
