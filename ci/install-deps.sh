@@ -9,7 +9,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config ccache
   libtorch-dev libgloo-dev nlohmann-json3-dev libre2-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils
+  libgtest-dev libgmock-dev libbenchmark-dev libxml2-utils iproute2
   python3-dev python3-torch python3-pytest pybind11-dev
   "$@"
 )
