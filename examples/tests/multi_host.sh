@@ -6,6 +6,8 @@
 #
 #   multi_host.sh CLIENT MODE
 #   MODE: 1x1 | 2x2   (baseline world size x target world size)
+#         1x1_default_interface: 1x1 without GLOO_SOCKET_IFNAME, where this
+#         host's name resolves to a loopback address in both namespaces
 #
 # Needs root and iproute2 (`ip netns`). Where namespaces cannot be made it
 # says why on stderr and exits 77, which ctest reports as skipped.
@@ -13,8 +15,10 @@ set -euo pipefail
 client="$1"
 mode="$2"
 
+ifname=1
 case "$mode" in
   1x1) B=1 T=1; export DUMPER_GRAFTER_B2T_FILTER="name == 'attn_output'" ;;
+  1x1_default_interface) B=1 T=1 ifname=0; export DUMPER_GRAFTER_B2T_FILTER="name == 'attn_output'" ;;
   2x2) B=2 T=2; export DUMPER_GRAFTER_B2T_FILTER="name == 'attn_output' and layer_id == 1" ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
@@ -100,8 +104,13 @@ export DUMPER_GRAFTER_BASELINE_WORLD_SIZE=$B DUMPER_GRAFTER_TARGET_WORLD_SIZE=$T
 export OMP_WAIT_POLICY=PASSIVE
 unset DUMPER_GRAFTER_WORLD_TOKEN
 
+# Without GLOO_SOCKET_IFNAME each process listens on the address it reaches
+# the master address from: its veth's, whatever its host's name resolves to.
+unset GLOO_SOCKET_IFNAME
 launch() {  # namespace veth role rank world
-  GLOO_SOCKET_IFNAME=$2 DUMPER_GRAFTER_ROLE=$3 RANK=$4 WORLD_SIZE=$5 \
+  local interface=()
+  [ "$ifname" = 0 ] || interface=("GLOO_SOCKET_IFNAME=$2")
+  env "${interface[@]}" DUMPER_GRAFTER_ROLE=$3 RANK=$4 WORLD_SIZE=$5 \
     ip netns exec "$1" timeout -k 5 60 "$client" --events "$work/$3$4.jsonl" >"$work/$3$4.out" 2>"$work/$3$4.err" &
   launched+=("$!:$3$4")
 }
@@ -139,7 +148,7 @@ for name in "${names[@]}"; do
 done
 
 case "$mode" in
-  1x1)
+  1x1*)
     expect_line "$work/target0.out" '{"call":1,"layer_id":0,"name":"attn_output","values":[0.0,2.0,4.0,6.0]}'
     expect_line "$work/target0.out" '{"call":4,"layer_id":1,"name":"attn_output","values":[0.0,5.0,10.0,15.0]}'
     expect_line "$work/target0.out" '{"call":2,"layer_id":0,"name":"mlp_output","values":[0.0,0.0,0.0,0.0]}'

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>
@@ -41,12 +42,20 @@ bool is_loopback(const std::string& address) {
 
 // Which interface Gloo listens on: the user's GLOO_SOCKET_IFNAME (as in
 // torch.distributed), the loopback when the whole world is on this host, else
-// the address this host's name resolves to.
+// the one this host reaches the master address through. Not the address the
+// host's name resolves to, torch.distributed's default: many hosts resolve
+// their own name to a loopback address (Debian's 127.0.1.1), where peers on
+// other hosts cannot connect. The interface that reaches the master is the
+// one that faces the world's other hosts, unless their networks differ (then
+// GLOO_SOCKET_IFNAME decides).
 std::shared_ptr<gloo::transport::Device> make_gloo_device(const std::string& master_address) {
   if (const char* ifname = std::getenv("GLOO_SOCKET_IFNAME"); ifname != nullptr && *ifname != '\0') {
     return c10d::ProcessGroupGloo::createDeviceForInterface(ifname);
   }
   if (is_loopback(master_address)) return c10d::ProcessGroupGloo::createDeviceForHostname(master_address);
+  if (const std::optional<std::string> local = local_address_towards(master_address)) {
+    return c10d::ProcessGroupGloo::createDeviceForHostname(*local);
+  }
   return c10d::ProcessGroupGloo::createDefaultDevice();
 }
 
