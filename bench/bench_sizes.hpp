@@ -1,5 +1,5 @@
 #pragma once
-// The size sweep and dtypes every bandwidth case shares, and the counters the
+// The size sweep and dtypes the bandwidth cases share, and the counters the
 // report reads. Sizes are the target's bytes: 4 KiB, 16 KiB, ... up to
 // GRAFT_BENCH_MAX_MIB (default 64; 256 for the full sweep).
 
@@ -53,6 +53,14 @@ struct dtype_case {
 
 inline const std::vector<dtype_case>& dtypes() {
   static const std::vector<dtype_case> all{{at::kFloat, "float32"}, {at::kBFloat16, "bfloat16"}};
+  return all;
+}
+
+// dtypes() and the two whose CPU passes take other paths: float16 (F16C
+// loads and stores) and float64 (float64 throughout). The CPU recv bench's.
+inline const std::vector<dtype_case>& cpu_dtypes() {
+  static const std::vector<dtype_case> all{
+      {at::kFloat, "float32"}, {at::kBFloat16, "bfloat16"}, {at::kHalf, "float16"}, {at::kDouble, "float64"}};
   return all;
 }
 

@@ -33,7 +33,7 @@ void split_name(result& r) {
   for (std::string part; std::getline(parts, part, '/');) {
     const bool suffix = part.find(':') != std::string::npos || part == "real_time" || part == "manual_time" ||
                         part == "process_time";
-    if (part == "float32" || part == "bfloat16" || part == "float16") {
+    if (part == "float32" || part == "bfloat16" || part == "float16" || part == "float64") {
       r.dtype = part;
     } else if (all_digits(part)) {
       if (!r.bytes) r.bytes = std::stoll(part);

@@ -21,7 +21,7 @@ struct result {
   std::string name;                    // the run name, e.g. recv_floor_copy/float32/1048576
   std::string variant;                 // the part before the first '/'
   std::string key;                     // the part after it ("" when none)
-  std::string dtype;                   // float32/bfloat16 when the name says so, else ""
+  std::string dtype;                   // float32/bfloat16/float16/float64 when the name says so, else ""
   std::optional<std::int64_t> bytes;   // the first all-digit part of key
   std::string shape;                   // key's other parts, e.g. "1x1" ("" when none); not
                                        // Google Benchmark's suffixes (real_time, threads:2)

@@ -28,6 +28,9 @@ struct case_spec {
   target_kind kind;
   double target;
   std::int64_t min_bytes;  // the target applies at this size and above
+  // The dtypes the target applies to (every one when empty); the others are
+  // reported without it.
+  std::vector<std::string> dtypes = {};
 };
 
 const std::vector<case_spec>& case_specs();

@@ -31,6 +31,8 @@
 
 #include "stats/intrinsic_ops.hpp"
 #include "stats/chunked.hpp"
+#include "stats/half_lanes.hpp"
+#include "stats/part_vectors.hpp"
 #include "stats/partials.hpp"
 #include "stats/passes.hpp"
 #include "stats/simd.hpp"
@@ -43,8 +45,6 @@ static_assert(kChunk % kLanes == 0, "chunks start on a lane boundary");
 using lanes_f64 = double __attribute__((vector_size(8 * kLanes)));
 using lanes_i64 = std::int64_t __attribute__((vector_size(8 * kLanes)));
 using lanes_f32 = float __attribute__((vector_size(4 * kLanes)));
-using lanes_u32 = std::uint32_t __attribute__((vector_size(4 * kLanes)));
-using lanes_u16 = std::uint16_t __attribute__((vector_size(2 * kLanes)));
 
 // A NaN difference wins over any number (as torch.max); among equals the
 // earlier index stays, so the index is the first occurrence.
@@ -126,17 +126,9 @@ inline constexpr int kMaxBlock = kMaxBlockSteps * kLanes;
 static_assert(kChunk % kMaxBlock == 0, "chunks start on a max block boundary");
 static_assert(kMaxBlockSteps % 2 == 0, "max blocks load their steps in pairs (load_step_pair)");
 
-// bfloat16 bits <-> float, as c10::BFloat16 converts them (round to nearest
-// even; NaN becomes 0x7FC0).
-GRAFT_HOT lanes_f32 bf16_to_f32(lanes_u16 bits) {
-  const lanes_u32 wide = __builtin_convertvector(bits, lanes_u32) << 16;
-  lanes_f32 f;
-  std::memcpy(&f, &wide, sizeof f);
-  return f;
-}
-
 // The bfloat16 bits of float lanes F, each in the low half of a U32 lane
-// (vectors of any width).
+// (vectors of any width), as c10::BFloat16 rounds them (to nearest even; NaN
+// becomes 0x7FC0). A bfloat16's float is its bits shifted up by 16.
 template <typename U32, typename F>
 GRAFT_HOT U32 bf16_bits(F f) {
   U32 u;
@@ -146,20 +138,19 @@ GRAFT_HOT U32 bf16_bits(F f) {
   return (nan & 0x7FC0u) | (~nan & rounded);
 }
 
-GRAFT_HOT lanes_u16 f32_to_bf16(lanes_f32 f) {
-  return __builtin_convertvector(bf16_bits<lanes_u32>(f), lanes_u16);
-}
-
-// float32 and bfloat16 load as whole vectors of float (their opmath type).
+// float32, bfloat16 and float16 load as whole vectors of float (their opmath
+// type; float16 with F16C above the baseline level, half_lanes.hpp).
 template <typename T>
-inline constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
+inline constexpr bool kVectorised =
+    std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16> || std::is_same_v<T, c10::Half>;
 
 // Whether the passes take x - y of T in float32, as float32 arithmetic
 // (PyTorch's for float32, its opmath for bfloat16) computes it: then every
 // product of the diff sums is exact in float64, and the float32 sums of
-// float_diff.hpp can stand in for float64 ones.
+// float_diff.hpp can stand in for float64 ones. Not float16, which sums in
+// float64 (its differences are exact there).
 template <typename T>
-inline constexpr bool kFloatDifference = kVectorised<T>;
+inline constexpr bool kFloatDifference = std::is_same_v<T, float> || std::is_same_v<T, c10::BFloat16>;
 
 // a - b per lane; kFloat: a and b hold float32 values, and the difference
 // is rounded to float32 (exactly float32's a - b).
@@ -182,66 +173,78 @@ GRAFT_HOT double difference(double a, double b) {
   }
 }
 
-// The kLanes values at p, as float; T is float or bfloat16 (kVectorised).
-template <typename T>
-GRAFT_HOT lanes_f32 load_f32(const T* p) {
-  if constexpr (std::is_same_v<T, float>) {
-    lanes_f32 f;
-    std::memcpy(&f, p, sizeof f);
-    return f;
-  } else {
-    lanes_u16 bits;
-    std::memcpy(&bits, p, sizeof bits);
-    return bf16_to_f32(bits);
-  }
-}
-
-// The kLanes values at p, as float64: whole vectors for the common dtypes,
-// element by element for the rest.
-template <typename T>
-GRAFT_HOT lanes_f64 load_lanes(const T* p) {
-  if constexpr (std::is_same_v<T, double>) {
-    lanes_f64 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  } else if constexpr (kVectorised<T>) {
-    return __builtin_convertvector(load_f32(p), lanes_f64);
-  } else {
-    lanes_f64 v;
-    for (int l = 0; l < kLanes; ++l) v[l] = static_cast<double>(p[l]);
-    return v;
-  }
-}
+// The loaders below take the level of the loop they serve (simd.hpp), which
+// decides how float16 widens (half_lanes.hpp), and a width: kLanes for a
+// step, 2 * kLanes for a step pair, or a register-sized part (part_vectors.hpp).
 
 // Two steps' values at a time. The loops load steps in pairs because GCC 12
 // widens 8 floats to 8 doubles in 4-wide halves joined by shuffles, but 16
 // floats to 16 doubles as two whole 8-wide conversions.
 using pair_f32 = float __attribute__((vector_size(8 * kLanes)));
-using pair_u32 = std::uint32_t __attribute__((vector_size(8 * kLanes)));
 
 struct step_pair {
   lanes_f64 first, second;
 };
 
-// The 2 * kLanes values at p as float; T is float or bfloat16 (kVectorised).
-template <typename T>
-GRAFT_HOT pair_f32 load_f32_pair(const T* p) {
-  pair_f32 f;
+// The kWidth values at p as float; T is kVectorised.
+template <simd kLevel, int kWidth, typename T>
+GRAFT_HOT typename part_vectors<kWidth>::f32 load_floats(const T* p) {
+  using u16 = typename part_vectors<kWidth>::u16;
+  typename part_vectors<kWidth>::f32 f;
   if constexpr (std::is_same_v<T, float>) {
     std::memcpy(&f, p, sizeof f);
-  } else {
+  } else if constexpr (std::is_same_v<T, c10::Half>) {
+    f = half_to_float<kLevel, kWidth>(p);
+  } else if constexpr (kWidth == 2 * kLanes && kLevel == simd::avx512) {
     // Each bfloat16 becomes the high half of a float: interleaving the bits
     // with zeros is one shuffle (a widening conversion and a shift take four
-    // instructions in GCC 12's lowering).
-    using pair_u16 = std::uint16_t __attribute__((vector_size(4 * kLanes)));
+    // instructions in GCC 12's lowering). Not below AVX-512, where GCC 12
+    // does the shuffle a value at a time through the stack.
     using wide_u16 = std::uint16_t __attribute__((vector_size(8 * kLanes)));
-    pair_u16 bits;
+    u16 bits;
     std::memcpy(&bits, p, sizeof bits);
-    const wide_u16 wide = __builtin_shufflevector(bits, pair_u16{}, 16, 0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6, 16,
+    const wide_u16 wide = __builtin_shufflevector(bits, u16{}, 16, 0, 16, 1, 16, 2, 16, 3, 16, 4, 16, 5, 16, 6, 16,
                                                   7, 16, 8, 16, 9, 16, 10, 16, 11, 16, 12, 16, 13, 16, 14, 16, 15);
+    std::memcpy(&f, &wide, sizeof f);
+  } else {
+    u16 bits;
+    std::memcpy(&bits, p, sizeof bits);
+    const auto wide = __builtin_convertvector(bits, typename part_vectors<kWidth>::u32) << 16;
     std::memcpy(&f, &wide, sizeof f);
   }
   return f;
+}
+
+// kWidth float lanes as float64. GCC 12 converts 4 floats as two halves
+// joined by a shuffle: the AVX2 level's parts take the one instruction.
+template <simd kLevel, int kWidth>
+GRAFT_HOT typename part_vectors<kWidth>::f64 widen(typename part_vectors<kWidth>::f32 f) {
+  if constexpr (kWidth == 4 && kLevel != simd::baseline) {
+    return widen_f32x4(f);
+  } else {
+    return __builtin_convertvector(f, typename part_vectors<kWidth>::f64);
+  }
+}
+
+// The kWidth values at p as float64: whole vectors for float64 and the
+// kVectorised dtypes, element by element for the rest.
+template <simd kLevel, int kWidth, typename T>
+GRAFT_HOT typename part_vectors<kWidth>::f64 load_part(const T* p) {
+  typename part_vectors<kWidth>::f64 v;
+  if constexpr (std::is_same_v<T, double>) {
+    std::memcpy(&v, p, sizeof v);
+  } else if constexpr (kVectorised<T>) {
+    v = widen<kLevel, kWidth>(load_floats<kLevel, kWidth>(p));
+  } else {
+    for (int l = 0; l < kWidth; ++l) v[l] = static_cast<double>(p[l]);
+  }
+  return v;
+}
+
+// One step's values at p as float64.
+template <simd kLevel, typename T>
+GRAFT_HOT lanes_f64 load_lanes(const T* p) {
+  return load_part<kLevel, kLanes>(p);
 }
 
 // Two steps of float as float64: the first step's lanes and the second's.
@@ -253,12 +256,12 @@ GRAFT_HOT step_pair widen_pair(pair_f32 f) {
 }
 
 // Two steps' values (2 * kLanes from p) as float64.
-template <typename T>
+template <simd kLevel, typename T>
 GRAFT_HOT step_pair load_step_pair(const T* p) {
   if constexpr (kVectorised<T>) {
-    return widen_pair(load_f32_pair(p));
+    return widen_pair(load_floats<kLevel, 2 * kLanes>(p));
   } else {
-    return {load_lanes(p), load_lanes(p + kLanes)};
+    return {load_lanes<kLevel>(p), load_lanes<kLevel>(p + kLanes)};
   }
 }
 

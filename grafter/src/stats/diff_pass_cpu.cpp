@@ -32,9 +32,11 @@ GRAFT_HOT void diff_step(diff_lanes_of<T>& lanes, lanes_f64 a, lanes_f64 b, std:
 
 // The pairs in [i, end), fewer than a block of the loop that leaves them,
 // added to lanes; the folded total.
-template <typename T>
+template <simd kLevel, typename T>
 GRAFT_HOT diff_partial diff_tail(diff_lanes_of<T> lanes, const T* x, const T* y, std::int64_t i, std::int64_t end) {
-  for (; i + kLanes <= end; i += kLanes) diff_step<T>(lanes, load_lanes(x + i), load_lanes(y + i), i, false);
+  for (; i + kLanes <= end; i += kLanes) {
+    diff_step<T>(lanes, load_lanes<kLevel>(x + i), load_lanes<kLevel>(y + i), i, false);
+  }
   for (int l = 0; i < end; ++i, ++l) {
     lanes.add_one(l, static_cast<double>(x[i]), static_cast<double>(y[i]), i);
   }
@@ -43,7 +45,7 @@ GRAFT_HOT diff_partial diff_tail(diff_lanes_of<T> lanes, const T* x, const T* y,
 
 // Any pairs, step by step: each block of kBlock pairs is tested for
 // finiteness once and then added fast or carefully (diff_step).
-template <typename T>
+template <simd kLevel, typename T>
 GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, std::int64_t end) {
   diff_lanes_of<T> lanes;
   std::int64_t i = begin;
@@ -51,14 +53,14 @@ GRAFT_HOT diff_partial diff_careful(const T* x, const T* y, std::int64_t begin, 
     lanes_f64 a[kBlockSteps], b[kBlockSteps];
     lanes_f64 probe{};
     for (int s = 0; s < kBlockSteps; ++s) {
-      a[s] = load_lanes(x + i + s * kLanes);
-      b[s] = load_lanes(y + i + s * kLanes);
+      a[s] = load_lanes<kLevel>(x + i + s * kLanes);
+      b[s] = load_lanes<kLevel>(y + i + s * kLanes);
       probe += a[s] * 0.0 + b[s] * 0.0;
     }
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) diff_step<T>(lanes, a[s], b[s], i + s * kLanes, finite);
   }
-  return diff_tail(lanes, x, y, i, end);
+  return diff_tail<kLevel>(lanes, x, y, i, end);
 }
 
 // A range's whole blocks on the assumption that every value is finite: no
@@ -81,15 +83,15 @@ GRAFT_HOT diff_partial diff_unchecked(const T* x, const T* y, std::int64_t begin
     part_f64 block_max[kParts];
     for (part_f64& m : block_max) m = part_f64{} - kInfinity;
     for (int s = 0; s < kMaxBlockSteps; s += 2) {
-      parts.template add_step_pair<kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
+      parts.template add_step_pair<kLevel, kFuse>(x + i + s * kLanes, y + i + s * kLanes, block_max);
     }
     parts.take_block_max(block_max, i);
   }
   diff_lanes<false> lanes = parts.to_lanes();
-  if (!lanes.sums_finite()) return diff_careful(x, y, begin, end);
+  if (!lanes.sums_finite()) return diff_careful<kLevel>(x, y, begin, end);
   lanes.find_max_elements(
       [&](std::int64_t k) { return std::abs(static_cast<double>(x[k]) - static_cast<double>(y[k])); });
-  return diff_tail(lanes, x, y, i, end);
+  return diff_tail<kLevel>(lanes, x, y, i, end);
 }
 
 // A float32 or bfloat16 range's whole float blocks summed in float32
@@ -107,11 +109,11 @@ GRAFT_HOT diff_partial diff_float(const T* x, const T* y, std::int64_t begin, st
   const std::int64_t blocks_end = i;
   if (!blocks.fits_float(lanes, [&] { return all_zero(x, begin, blocks_end); },
                          [&] { return all_zero(y, begin, blocks_end); })) {
-    return diff_careful(x, y, begin, end);
+    return diff_careful<kLevel>(x, y, begin, end);
   }
   blocks.template find_max<T>(
       begin, [&](std::int64_t k) { return std::abs(static_cast<float>(x[k]) - static_cast<float>(y[k])); }, lanes);
-  return diff_tail(lanes, x, y, i, end);
+  return diff_tail<kLevel>(lanes, x, y, i, end);
 }
 
 template <simd kLevel, typename T>
@@ -121,7 +123,7 @@ GRAFT_HOT diff_partial diff_range_impl(const T* x, const T* y, std::int64_t begi
   } else if constexpr (kMayBeNonFinite<T>) {
     return diff_unchecked<kLevel>(x, y, begin, end);
   } else {
-    return diff_careful(x, y, begin, end);
+    return diff_careful<kLevel>(x, y, begin, end);
   }
 }
 

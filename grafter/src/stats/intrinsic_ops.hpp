@@ -1,11 +1,12 @@
 #pragma once
 // The operations of the AVX-512 and AVX2 loops that GCC 12 does not find from
-// the generic vector code of accumulators.hpp, written with intrinsics. Each
-// carries its level's target attribute and is deliberately not
-// always_inline: GCC refuses to force a function with a wider target into
-// the level-generic loop bodies, but inlines these on its own once a body
-// sits in its variant (the loops' disassembly shows the single
-// instructions). None changes a result bit (see each).
+// the generic vector code of accumulators.hpp (or cannot spell in it: the
+// float16 conversions), written with intrinsics. Each carries its level's
+// target attribute and is deliberately not always_inline: GCC refuses to
+// force a function with a wider target into the level-generic loop bodies,
+// but inlines these on its own once a body sits in its variant (the loops'
+// disassembly shows the single instructions). None changes a result bit
+// (see each).
 
 #include <cmath>
 #include <cstdint>
@@ -55,6 +56,49 @@ GRAFT_TARGET_AVX2 inline f32x8 fused_multiply_add(f32x8 a, f32x8 b, f32x8 c) {
 inline f32x4 fused_multiply_add(f32x4 a, f32x4 b, f32x4 c) {
   for (int l = 0; l < 4; ++l) c[l] = std::fma(a[l], b[l], c[l]);
   return c;
+}
+
+// 4 float32 lanes as float64: one instruction, where GCC 12 converts two
+// halves and joins them (accumulators.hpp's widen).
+GRAFT_TARGET_AVX2 inline f64x4 widen_f32x4(f32x4 f) {
+  return reinterpret_cast<f64x4>(_mm256_cvtps_pd(reinterpret_cast<__m128>(f)));
+}
+
+// float16 bits <-> float32 with F16C (AVX2 and AVX-512 levels) or AVX-512F
+// (16 at a time); half_lanes.hpp picks them per level and fixes NaNs to
+// c10's bits. Widening is exact; narrowing rounds to nearest even (imm 0,
+// not MXCSR's mode), as c10::Half does.
+using u16x4 = std::uint16_t __attribute__((vector_size(8)));
+using u16x8 = std::uint16_t __attribute__((vector_size(16)));
+using u16x16 = std::uint16_t __attribute__((vector_size(32)));
+
+GRAFT_TARGET_AVX2 inline f32x4 f16c_to_float(u16x4 bits) {
+  __m128i v;
+  std::memcpy(&v, &bits, sizeof bits);  // the low 64 bits: cvtph_ps reads only those
+  return reinterpret_cast<f32x4>(_mm_cvtph_ps(v));
+}
+
+GRAFT_TARGET_AVX2 inline f32x8 f16c_to_float(u16x8 bits) {
+  return reinterpret_cast<f32x8>(_mm256_cvtph_ps(reinterpret_cast<__m128i>(bits)));
+}
+
+GRAFT_TARGET_AVX512 inline f32x16 avx512_to_float(u16x16 bits) {
+  return reinterpret_cast<f32x16>(_mm512_cvtph_ps(reinterpret_cast<__m256i>(bits)));
+}
+
+GRAFT_TARGET_AVX2 inline u16x4 f16c_to_half(f32x4 f) {
+  const __m128i bits = _mm_cvtps_ph(reinterpret_cast<__m128>(f), _MM_FROUND_TO_NEAREST_INT);
+  u16x4 out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
+}
+
+GRAFT_TARGET_AVX2 inline u16x8 f16c_to_half(f32x8 f) {
+  return reinterpret_cast<u16x8>(_mm256_cvtps_ph(reinterpret_cast<__m256>(f), _MM_FROUND_TO_NEAREST_INT));
+}
+
+GRAFT_TARGET_AVX512 inline u16x16 avx512_to_half(f32x16 f) {
+  return reinterpret_cast<u16x16>(_mm512_cvtps_ph(reinterpret_cast<__m512>(f), _MM_FROUND_TO_NEAREST_INT));
 }
 
 }  // namespace graft::detail

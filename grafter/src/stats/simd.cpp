@@ -8,11 +8,14 @@ namespace {
 
 simd cpu_simd() {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+  // Both levels convert float16 with F16C (simd.hpp).
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                    __builtin_cpu_supports("f16c");
+  if (avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
     return simd::avx512;
   }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return simd::avx2;
+  if (avx2) return simd::avx2;
 #endif
   return simd::baseline;
 }

@@ -17,10 +17,14 @@
 // compiled for its instruction set.
 #define GRAFT_HOT inline __attribute__((always_inline))
 // prefer-vector-width=512: without it GCC auto-vectorises the AVX-512 variant's
-// plain loops (the unmeasured writes) at 256 bits.
+// plain loops (the unmeasured writes) at 256 bits. Both levels name F16C (the
+// float16 conversions, half_lanes.hpp) and the AVX-512 one FMA too: GCC 12's
+// avx512f implies neither, and a helper of the AVX2 level inlines into an
+// AVX-512 loop only where the loop's target covers the helper's.
 #if defined(__x86_64__)
-#define GRAFT_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#define GRAFT_TARGET_AVX512 __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,prefer-vector-width=512")))
+#define GRAFT_TARGET_AVX2 __attribute__((target("avx2,fma,f16c")))
+#define GRAFT_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,fma,f16c,prefer-vector-width=512")))
 #else
 #define GRAFT_TARGET_AVX2
 #define GRAFT_TARGET_AVX512
@@ -28,7 +32,8 @@
 
 namespace graft::detail {
 
-// avx2 stands for AVX2 with FMA (every CPU with AVX2 but a few has both).
+// avx2 stands for AVX2 with FMA and F16C (every CPU with AVX2 but a few has
+// all three), avx512 for AVX-512 F/DQ/VL/BW with them.
 enum class simd : std::uint8_t { baseline, avx2, avx512 };
 
 // The best level this CPU runs (checked once), capped by limit_simd().

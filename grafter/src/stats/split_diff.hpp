@@ -1,5 +1,6 @@
 #pragma once
-// The accumulators of compare()'s unchecked float64 loop (diff_pass_cpu.cpp:
+// The accumulators of the unchecked float64 loops (compare()'s in
+// diff_pass_cpu.cpp and the measured write's in write_measure_cpu.cpp, for
 // float64 and float16; float32 and bfloat16 sum in float_diff.hpp), held in
 // register-sized parts: kParts vectors of kLanes / kParts lanes each, lane l
 // being element l % kPartLanes of part l / kPartLanes. Below AVX-512, GCC 12
@@ -16,6 +17,7 @@
 #include <type_traits>
 
 #include "stats/accumulators.hpp"
+#include "stats/half_lanes.hpp"
 #include "stats/part_vectors.hpp"
 #include "stats/simd.hpp"
 
@@ -65,28 +67,14 @@ struct split_diff {
     }
   }
 
-  // The kPartLanes values at p as float64.
-  template <typename T>
-  GRAFT_HOT static part_f64 load_part(const T* p) {
-    if constexpr (std::is_same_v<T, double>) {
-      part_f64 v;
-      std::memcpy(&v, p, sizeof v);
-      return v;
-    } else {
-      part_f64 v;
-      for (int l = 0; l < kPartLanes; ++l) v[l] = static_cast<double>(p[l]);
-      return v;
-    }
-  }
-
   // Two steps (2 * kLanes pairs from x and y) of finite values, their
   // largest differences per lane kept in block_max (as diff_lanes's
   // add_unchecked). One part loads the pair as whole steps (load_step_pair).
-  template <bool kFuse, typename T>
+  template <simd kLevel, bool kFuse, typename T>
   GRAFT_HOT void add_step_pair(const T* x, const T* y, part_f64 (&block_max)[kParts]) {
     if constexpr (kParts == 1) {
-      const step_pair a = load_step_pair(x);
-      const step_pair b = load_step_pair(y);
+      const step_pair a = load_step_pair<kLevel>(x);
+      const step_pair b = load_step_pair<kLevel>(y);
       add_part<kFuse>(0, a.first, b.first, block_max[0]);
       add_part<kFuse>(0, a.second, b.second, block_max[0]);
     } else {
@@ -94,7 +82,8 @@ struct split_diff {
       for (int s = 0; s < 2; ++s) {
         for (int p = 0; p < kParts; ++p) {
           const std::int64_t at = s * kLanes + p * kPartLanes;
-          add_part<false>(p, load_part(x + at), load_part(y + at), block_max[p]);
+          add_part<false>(p, load_part<kLevel, kPartLanes>(x + at), load_part<kLevel, kPartLanes>(y + at),
+                          block_max[p]);
         }
       }
     }
@@ -114,7 +103,8 @@ struct split_diff {
     return lanes;
   }
 
- private:
+  // Part p's lanes of one step of finite values a and b, for a loop that
+  // computes its values (the measured write's) rather than loading them.
   template <bool kFuse>
   GRAFT_HOT void add_part(int p, part_f64 a, part_f64 b, part_f64& block_max) {
     const part_f64 abs_d =

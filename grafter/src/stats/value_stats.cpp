@@ -24,7 +24,7 @@ GRAFT_HOT void stats_step(stats_lanes& lanes, lanes_f64 v, bool known_finite) {
   }
 }
 
-template <typename T>
+template <simd kLevel, typename T>
 GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::int64_t end) {
   stats_lanes lanes;
   std::int64_t i = begin;
@@ -32,7 +32,7 @@ GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::in
     lanes_f64 v[kBlockSteps];
     lanes_f64 probe{};
     for (int s = 0; s < kBlockSteps; s += 2) {
-      const step_pair pair = load_step_pair(p + i + s * kLanes);
+      const step_pair pair = load_step_pair<kLevel>(p + i + s * kLanes);
       v[s] = pair.first;
       v[s + 1] = pair.second;
       probe += v[s] * 0.0 + v[s + 1] * 0.0;
@@ -40,7 +40,7 @@ GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::in
     const bool finite = probe_clean(probe);
     for (int s = 0; s < kBlockSteps; ++s) stats_step<T>(lanes, v[s], finite);
   }
-  for (; i + kLanes <= end; i += kLanes) stats_step<T>(lanes, load_lanes(p + i), false);
+  for (; i + kLanes <= end; i += kLanes) stats_step<T>(lanes, load_lanes<kLevel>(p + i), false);
   stats_lanes last = lanes;  // lane by lane on a copy: `lanes` stays in registers
   for (int l = 0; i < end; ++i, ++l) last.add_one(l, static_cast<double>(p[i]));
   return last.fold();
@@ -51,17 +51,17 @@ using stats_range_fn = stats_partial (*)(const T*, std::int64_t, std::int64_t);
 
 template <typename T>
 stats_partial stats_range(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl(p, begin, end);
+  return stats_range_impl<simd::baseline>(p, begin, end);
 }
 
 template <typename T>
 GRAFT_TARGET_AVX2 stats_partial stats_range_avx2(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl(p, begin, end);
+  return stats_range_impl<simd::avx2>(p, begin, end);
 }
 
 template <typename T>
 GRAFT_TARGET_AVX512 stats_partial stats_range_avx512(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl(p, begin, end);
+  return stats_range_impl<simd::avx512>(p, begin, end);
 }
 
 template <typename T>

@@ -138,6 +138,36 @@ at::Tensor sample(at::ScalarType type, std::int64_t n, int seed, sample_kind kin
   return t.to(type);
 }
 
+// Runs the passes over x and y at the baseline level and at every other
+// level, and expects the same bits from each (what: the case, for messages).
+void expect_every_level_matches(const at::Tensor &x, const at::Tensor &y, double scale, const std::string &what) {
+  pass_results baseline;
+  {
+    simd_cap cap(simd::baseline);
+    baseline = run_passes(x, y, scale);
+  }
+  for (const simd level : {simd::avx2, simd::avx512}) {
+    simd_cap cap(level);
+    SCOPED_TRACE(std::string(c10::toString(x.scalar_type())) + " -> " + c10::toString(y.scalar_type()) + " scale " +
+                 std::to_string(scale) + what + " at " + level_name(level) + " (running " +
+                 level_name(graft::detail::active_simd()) + ")");
+    const pass_results r = run_passes(x, y, scale);
+    EXPECT_EQ(r.diff, baseline.diff);
+    EXPECT_EQ(r.stats_x, baseline.stats_x);
+    EXPECT_EQ(r.stats_y, baseline.stats_y);
+    EXPECT_EQ(r.measured, baseline.measured);
+    if (scale == 1.0) {
+      EXPECT_EQ(r.measure_only, r.measured);
+    }
+    EXPECT_EQ(r.written_checksum, baseline.written_checksum);
+    EXPECT_EQ(r.unmeasured_checksum, baseline.written_checksum);
+  }
+  EXPECT_EQ(baseline.unmeasured_checksum, baseline.written_checksum);
+  if (scale == 1.0) {
+    EXPECT_EQ(baseline.measure_only, baseline.measured);
+  }
+}
+
 TEST(simd_levels, every_level_matches_the_baseline) {
   const std::int64_t n = 2 * graft::detail::kChunk + 13;  // chunks, a partial step
   const std::vector<at::ScalarType> types{at::kFloat, at::kBFloat16, at::kHalf, at::kDouble};
@@ -147,35 +177,48 @@ TEST(simd_levels, every_level_matches_the_baseline) {
       for (const double scale : {1.0, 2.0, 0.1}) {
         for (const sample_kind kind : {sample_kind::finite, sample_kind::with_non_finite, sample_kind::ties}) {
           seed += 2;
-          const at::Tensor x = sample(from, n, seed, kind);
-          const at::Tensor y = sample(to, n, seed + 1, kind);
-          pass_results baseline;
-          {
-            simd_cap cap(simd::baseline);
-            baseline = run_passes(x, y, scale);
-          }
-          for (const simd level : {simd::avx2, simd::avx512}) {
-            simd_cap cap(level);
-            SCOPED_TRACE(std::string(c10::toString(from)) + " -> " + c10::toString(to) + " scale " +
-                         std::to_string(scale) + kind_name(kind) + " at " +
-                         level_name(level) + " (running " + level_name(graft::detail::active_simd()) + ")");
-            const pass_results r = run_passes(x, y, scale);
-            EXPECT_EQ(r.diff, baseline.diff);
-            EXPECT_EQ(r.stats_x, baseline.stats_x);
-            EXPECT_EQ(r.stats_y, baseline.stats_y);
-            EXPECT_EQ(r.measured, baseline.measured);
-            if (scale == 1.0) {
-              EXPECT_EQ(r.measure_only, r.measured);
-            }
-            EXPECT_EQ(r.written_checksum, baseline.written_checksum);
-            EXPECT_EQ(r.unmeasured_checksum, baseline.written_checksum);
-          }
-          EXPECT_EQ(baseline.unmeasured_checksum, baseline.written_checksum);
-          if (scale == 1.0) {
-            EXPECT_EQ(baseline.measure_only, baseline.measured);
-          }
+          expect_every_level_matches(sample(from, n, seed, kind), sample(to, n, seed + 1, kind), scale,
+                                     kind_name(kind));
         }
       }
+    }
+  }
+}
+
+// Every float16 bit pattern once (NaNs of every payload, both infinities,
+// the subnormals, both zeros, the largest finite values), then the first 13
+// again: two whole chunks and a partial step.
+at::Tensor every_float16() {
+  const at::Tensor bits = at::arange(0, 1 << 16, at::kInt).to(at::kShort);  // 0x8000.. wrap to negative
+  return at::cat({bits, bits.slice(0, 0, 13)}).view(at::kHalf);
+}
+
+// n float32 bit patterns drawn from all 2^32: NaNs with payloads, float32
+// denormals, values far beyond float16's range and within it.
+at::Tensor any_float32_bits(std::int64_t n, int seed) {
+  at::manual_seed(seed);
+  return at::randint(-(std::int64_t{1} << 31), std::int64_t{1} << 31, {n}, at::kLong).to(at::kInt).view(at::kFloat);
+}
+
+// float16's edges through F16C (AVX2 and AVX-512 levels) and c10's scalar
+// conversions (the baseline's): every pattern against a shuffle of them
+// (NaNs in every chunk: the careful loops), the finite ones alone (the
+// unchecked loops), and float32 bit patterns written into float16 and back.
+TEST(simd_levels, float16_edges_match_the_baseline) {
+  const at::Tensor every = every_float16();
+  at::manual_seed(11);
+  const at::Tensor shuffled = every.index_select(0, at::randperm(every.numel()));
+  const at::Tensor finite = every.masked_select(at::isfinite(every));
+  const at::Tensor finite_shuffled = finite.index_select(0, at::randperm(finite.numel()));
+  const at::Tensor floats = any_float32_bits(every.numel(), 12);
+  for (const double scale : {1.0, 2.0, 0.1}) {
+    expect_every_level_matches(every, shuffled, scale, " every float16");
+    expect_every_level_matches(finite, finite_shuffled, scale, " finite float16");
+    expect_every_level_matches(floats, shuffled, scale, " float32 bits");
+    expect_every_level_matches(shuffled, floats, scale, " float32 bits");
+    for (const at::ScalarType other : {at::kBFloat16, at::kDouble}) {
+      expect_every_level_matches(finite_shuffled, finite.to(other), scale, " finite float16");
+      expect_every_level_matches(finite.to(other), finite_shuffled, scale, " finite float16");
     }
   }
 }

@@ -118,6 +118,46 @@ TEST(write_measured, non_finite_values_and_first_maximum) {
   EXPECT_EQ(r.before.inf_count, 1);
 }
 
+// float16's edges among ordinary values: subnormals, both zeros and the
+// largest finite values (the unchecked loops take them), then NaN and
+// infinities too (the careful ones), both as float16 sources and as what
+// float32 values round to (65520 rounds to Inf, 2^-25 to zero, 3 * 2^-25 to
+// 2^-23: ties to even).
+TEST(write_measured, float16_edges_into_every_dtype) {
+  const std::int64_t n = 2 * kChunk + 5;
+  const float max_half = 65504.0f;
+  const std::vector<float> finite_edges{
+      0.0f, -0.0f, max_half, -max_half, 65519.996f, 0x1p-24f, -0x1p-24f, 0x1.ff8p-15f /* largest subnormal */,
+      0x1p-14f, 0x1p-25f, 0x3p-25f, 0x1.8p-24f, 1e-40f /* a float32 denormal */, 1.0f + 0x1p-11f};
+  const std::vector<float> non_finite_edges{std::numeric_limits<float>::quiet_NaN(),
+                                            -std::numeric_limits<float>::quiet_NaN(),
+                                            std::numeric_limits<float>::infinity(),
+                                            -std::numeric_limits<float>::infinity(), 65520.0f, -1e30f};
+  at::Tensor finite = sample(at::kFloat, n, 50);
+  at::Tensor any = sample(at::kFloat, n, 51);
+  for (std::size_t k = 0; k < finite_edges.size(); ++k) {
+    // Spread over both chunks and the tail.
+    for (const std::int64_t at : {std::int64_t(7 * k), kChunk + std::int64_t(11 * k), n - 1 - std::int64_t(k) % 5}) {
+      finite[at] = finite_edges[k];
+      any[at] = finite_edges[k];
+    }
+  }
+  for (std::size_t k = 0; k < non_finite_edges.size(); ++k) any[kChunk + 3 + std::int64_t(k)] = non_finite_edges[k];
+  const at::Tensor finite_half = finite.to(at::kHalf);
+  ASSERT_TRUE(at::isfinite(finite_half).all().item<bool>());
+  for (const at::Tensor& source : {finite, any}) {
+    for (const at::ScalarType from : {at::kHalf, at::kFloat}) {
+      for (const at::ScalarType to : {at::kFloat, at::kBFloat16, at::kHalf, at::kDouble}) {
+        if (from != at::kHalf && to != at::kHalf) continue;
+        for (const double scale : {1.0, 2.0, 0.1}) {
+          expect_matches_unfused(source.to(from), scale, sample(to, n, 52));
+          expect_matches_unfused(sample(from, n, 53), scale, source.to(at::kHalf).to(to));
+        }
+      }
+    }
+  }
+}
+
 TEST(write_measured, source_that_is_the_target_is_read_before_written) {
   const at::Tensor original = sample(at::kFloat, kChunk + 17, 41);
   at::Tensor t = original.clone();

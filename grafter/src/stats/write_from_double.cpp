@@ -1,0 +1,9 @@
+// The fused receive pass from a double source, into every target dtype.
+
+#include "stats/write_loops.hpp"
+
+namespace graft::detail {
+
+GRAFT_WRITE_FROM(double);
+
+}  // namespace graft::detail

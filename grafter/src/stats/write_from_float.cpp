@@ -1,0 +1,9 @@
+// The fused receive pass from a float source, into every target dtype.
+
+#include "stats/write_loops.hpp"
+
+namespace graft::detail {
+
+GRAFT_WRITE_FROM(float);
+
+}  // namespace graft::detail
