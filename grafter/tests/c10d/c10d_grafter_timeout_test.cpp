@@ -42,6 +42,29 @@ TEST_F(C10dGrafterTimeouts, RendezvousT2bBaselineWaitsForATargetThatNeverComes) 
   expect_waited_its_timeout(*host);
 }
 
+// --- the process groups: the peer agreed on the layout, then stopped ------
+
+TEST_F(C10dGrafterTimeouts, GroupsB2tTargetWaitsForABaselineStoppedBeforeItsGroups) {
+  auto other = start_peer("baseline", 1, "stop-before-groups");
+  auto host = start_host("target", {"b2t"});
+  expect_last_call_failed(*host, expect_host_ends_after(*host, "started", *host, "seconds_from_main"), 1);
+  EXPECT_NE(other->output().find("stopping before the groups"), std::string::npos) << other->output();
+  // The stopped rank hosts the store: whether this rank was still reading the
+  // layout's verdict, waiting for the groups, or asking the store which rank
+  // is missing when it stopped, the wait ends on time with a group_error.
+  expect_group_error("target", "init", {"target rank 0"});
+  expect_waited_its_timeout(*host);
+}
+
+TEST_F(C10dGrafterTimeouts, GroupsT2bBaselineWaitsForATargetStoppedBeforeItsGroups) {
+  auto other = start_peer("target", 1, "stop-before-groups");
+  auto host = start_host("baseline", {"t2b"});
+  expect_last_call_failed(*host, expect_host_ends_after(*host, "started", *host, "seconds_from_main"), 1);
+  EXPECT_NE(other->output().find("stopping before the groups"), std::string::npos) << other->output();
+  expect_group_error("baseline", "init", {"did not go on to make the process groups", "graft rank 1 (target rank 0)"});
+  expect_waited_its_timeout(*host);
+}
+
 // --- the header all-to-all: the peer stops between calls ------------------
 
 TEST_F(C10dGrafterTimeouts, HeaderB2tTargetWaitsForABaselineStoppedBetweenCalls) {

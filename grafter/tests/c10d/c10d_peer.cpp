@@ -19,6 +19,10 @@
 //                        checked, print "call N header through" and stop with
 //                        SIGSTOP before the payload
 //   kill-after-header=N  the same, then die of SIGKILL
+//   stop-before-groups   join the store and agree on the layout, as every rank
+//                        does first, then print "stopping before the groups"
+//                        and stop with SIGSTOP: no process group is made, so
+//                        the other ranks' Gloo connections to it never come
 //   backend=gloo|nccl    the config's backend (default gloo); with nccl
 //                        every tensor is on a CUDA device (graft rank modulo
 //                        the devices visible), so the payload travels over
@@ -65,7 +69,7 @@ constexpr int kUsage = 2;
 
 constexpr const char* kUsageText =
     "usage: c10d_peer ROLE LOCAL_RANK B T PORT TIMEOUT_S CALLS [hang] [stop] [as-grafter] "
-    "[stop-after-header=N] [kill-after-header=N] [backend=gloo|nccl]\n";
+    "[stop-after-header=N] [kill-after-header=N] [stop-before-groups] [backend=gloo|nccl]\n";
 
 // What the process does once its calls are made.
 enum class after_calls { exit, hang, stop };
@@ -78,6 +82,7 @@ struct options {
   std::optional<int> interrupted_call;  // the call of stop/kill-after-header
   after_header interruption = after_header::go_on;
   std::string backend = "gloo";
+  bool stop_before_groups = false;
 };
 
 // A whole number >= 0, or nullopt.
@@ -102,6 +107,8 @@ std::optional<options> parse_options(int argc, char** argv, int first) {
       out.then = after_calls::stop;
     } else if (arg == "as-grafter") {
       out.as_grafter = true;
+    } else if (arg == "stop-before-groups") {
+      out.stop_before_groups = true;
     } else if ((key == "stop-after-header" || key == "kill-after-header") && whole_number(value)) {
       out.interrupted_call = whole_number(value);
       out.interruption = key == "stop-after-header" ? after_header::stop : after_header::kill;
@@ -214,6 +221,14 @@ int run(int argc, char** argv) {
     device = c10::Device(c10::kCUDA,
                          static_cast<c10::DeviceIndex>(static_cast<std::size_t>(layout.graft_rank()) % devices));
     c10::impl::getDeviceGuardImpl(c10::kCUDA)->setDevice(device);
+  }
+
+  if (opt->stop_before_groups) {
+    // Kept while stopped: on graft rank 0 the store lives in this process.
+    const graft::detail::met_world met = graft::detail::meet_at_store(config, layout);
+    std::cout << "stopping before the groups" << std::endl;
+    raise(SIGSTOP);
+    return 0;
   }
 
   // One of the two is set: the exchange as host programs get it, or its

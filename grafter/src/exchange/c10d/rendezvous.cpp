@@ -104,11 +104,25 @@ c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const ran
   }
 }
 
+constexpr int kGlooConnectWaits = 5;
+
+// What is left of the deadline, at least a millisecond.
+std::chrono::milliseconds time_left(std::chrono::steady_clock::time_point deadline) {
+  return std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                    deadline - std::chrono::steady_clock::now()));
+}
+
+// Gloo waits five times its timeout for a pair's first connection (its
+// tcp/pair.h), so the group is given a fifth of what is left: a peer that
+// never connects is given up at the deadline, not four timeouts after it.
+// Every later wait of the exchange passes its own timeout (call_transport),
+// and every rank is known to have come this far (await_every_rank_at_groups).
 c10::intrusive_ptr<c10d::ProcessGroupGloo> make_gloo_group(const c10::intrusive_ptr<c10d::Store>& store,
                                                        const graft_config& config, const rank_layout& layout,
-                                                       std::chrono::milliseconds timeout) {
+                                                       std::chrono::steady_clock::time_point deadline) {
   try {
-    auto options = c10d::ProcessGroupGloo::Options::create(timeout);
+    auto options = c10d::ProcessGroupGloo::Options::create(
+        std::max(std::chrono::milliseconds(1), time_left(deadline) / kGlooConnectWaits));
     options->devices.push_back(make_gloo_device(config.master_address));
     return c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("gloo", store),
                                                        layout.graft_rank(), layout.graft_world_size(), options);
@@ -135,7 +149,6 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
 }
 #endif
 
-// c10d's store client waits for its answers without a bound, except in
 // What a rank that got no answer from the store says: the store took the
 // connection (the kernel accepts for a stopped process too) but did not
 // answer, first or later, within the timeout.
@@ -170,6 +183,38 @@ void check_store_answers(c10d::Store& store, const graft_config& config, const r
         "Graft rank 0 (baseline rank 0) hosts it: check that it is running and not stopped (by a debugger or "
         "SIGSTOP), and that no other program listens on port " + std::to_string(config.master_port));
   }
+}
+
+// Every rank says it goes on to make its process groups, and waits, until
+// the deadline, for every other rank to say so. Gloo's own wait for a peer's
+// address is bounded by the fifth of the time left that make_gloo_group gives
+// it: once every rank has come this far, its address follows at once.
+void await_every_rank_at_groups(c10d::Store& store, const graft_config& config, const rank_layout& layout,
+                                std::chrono::steady_clock::time_point deadline) {
+  const auto key = [](int graft_rank) { return "groups/" + std::to_string(graft_rank); };
+  store.set(key(layout.graft_rank()), std::vector<std::uint8_t>{1});
+  std::vector<std::string> keys;
+  for (int r = 0; r < layout.graft_world_size(); ++r) keys.push_back(key(r));
+  try {
+    store.wait(keys, time_left(deadline));
+    return;
+  } catch (const std::exception&) {
+    // Named below: the ranks whose key never came.
+  }
+  std::string missing;
+  try {
+    for (int r = 0; r < layout.graft_world_size(); ++r) {
+      if (!store.check({key(r)})) missing += (missing.empty() ? "" : ", ") + rank_text(layout, r);
+    }
+  } catch (const std::exception&) {
+    missing.clear();  // the store itself no longer answers: the caller says so
+  }
+  GRAFT_THROW(timeout_error, endpoint_text(config, layout) + ": the world agreed on its layout, but " +
+                                 (missing.empty() ? std::string("a rank") : missing) +
+                                 " did not go on to make the process groups within " +
+                                 seconds_text(config.timeout_seconds) +
+                                 ". Check that every process of both sides is still running and not stopped "
+                                 "(by a debugger or SIGSTOP)");
 }
 
 }  // namespace
@@ -212,31 +257,50 @@ std::chrono::milliseconds exchange_timeout(const graft_config& config) {
       std::max<long long>(1, static_cast<long long>(std::ceil(config.timeout_seconds * 1000.0))));
 }
 
-c10d_groups join_graft_world(const graft_config& config, const rank_layout& layout) {
+met_world meet_at_store(const graft_config& config, const rank_layout& layout) {
   check_c10d_config(config);
   check_address_resolves(config);
   const std::chrono::milliseconds timeout = exchange_timeout(config);
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  c10d_groups groups;
+  met_world met{{}, deadline};
   // A second past the deadline: the rendezvous's own bounded waits (a rank
   // that never comes, named by agree_on_layout) end first and say more.
   store_deadline watchdog(config.master_address, config.master_port, deadline + std::chrono::seconds(1));
   bool answered = false;
   try {
-    groups.store =
+    met.store =
         c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout, deadline));
-    check_store_answers(*groups.store, config, layout, deadline);
+    check_store_answers(*met.store, config, layout, deadline);
     answered = true;
-    agree_on_layout(*groups.store, config, layout, deadline);
+    agree_on_layout(*met.store, config, layout, deadline);
   } catch (const graft::error&) {
     if (watchdog.fired()) throw_store_silent(config, layout, answered);
     throw;
   }
   watchdog.disarm();
   if (watchdog.fired()) throw_store_silent(config, layout, answered);
-  groups.gloo = make_gloo_group(groups.store, config, layout, timeout);
+  return met;
+}
+
+c10d_groups join_graft_world(const graft_config& config, const rank_layout& layout) {
+  const met_world met = meet_at_store(config, layout);
+  c10d_groups groups;
+  groups.store = met.store;
+  {
+    // As in meet_at_store: a store that stops answering ends the wait at the deadline.
+    store_deadline watchdog(config.master_address, config.master_port, met.deadline + std::chrono::seconds(1));
+    try {
+      await_every_rank_at_groups(*groups.store, config, layout, met.deadline);
+    } catch (const graft::error&) {
+      if (watchdog.fired()) throw_store_silent(config, layout, true);
+      throw;
+    }
+    watchdog.disarm();
+    if (watchdog.fired()) throw_store_silent(config, layout, true);
+  }
+  groups.gloo = make_gloo_group(groups.store, config, layout, met.deadline);
 #ifdef GRAFT_WITH_NCCL
-  if (config.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, timeout);
+  if (config.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, exchange_timeout(config));
 #endif
   return groups;
 }

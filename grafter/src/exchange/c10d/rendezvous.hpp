@@ -37,6 +37,15 @@ void check_c10d_config(const graft_config& config);
 
 std::chrono::milliseconds exchange_timeout(const graft_config& config);
 
+// join_graft_world's first part: the store reached (or, on graft rank 0,
+// hosted) and every rank's layout agreed there, before any process group;
+// the deadline is the rendezvous's. A test peer stops between the parts.
+struct met_world {
+  c10::intrusive_ptr<c10d::Store> store;  // prefixed by the group name
+  std::chrono::steady_clock::time_point deadline;
+};
+met_world meet_at_store(const graft_config& config, const rank_layout& layout);
+
 c10d_groups join_graft_world(const graft_config& config, const rank_layout& layout);
 
 }  // namespace graft::detail
