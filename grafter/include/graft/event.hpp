@@ -2,21 +2,10 @@
 // Events: one structured record per grafter action, written as one JSON line.
 //
 // Every event carries schema_version, kind, time (unix seconds), pid, role,
-// graft rank and local rank; the kind's own fields follow. Kinds:
-//   group_init      the exchange group is being / was created
-//   group_error     the group could not be created or broke; grafter disabled
-//   send            a sender contributed its tensor
-//   recv_grafted    the target tensor was overwritten
-//   recv_skipped    a receiver skipped (error_kind + message); target unchanged
-//   compare         a compare-only call: a graft's metrics and infos, measured
-//                   by the graft's path without its write; the target is only read
-//   compare_skipped a compare-only call that could not be measured (error_kind)
-//   non_tensor      a matched name carried no tensor on this rank
-//   filter_conflict the tags matched both filters; the call is skipped
-//   desync          the ranks reached different dump calls; the call is skipped
-//   transform_load  a transform plugin failed to load; grafts will be skipped
-//   internal_error  an unexpected failure (out of memory, a bug); grafter disabled
+// graft rank and local rank; the kind's own fields follow. The kinds are
+// event_kind's (docs/events.md says what each carries).
 
+#include <array>
 #include <string>
 #include <string_view>
 
@@ -26,8 +15,37 @@ namespace graft {
 
 inline constexpr int kEventSchemaVersion = 1;
 
+// What an event reports.
+enum class event_kind {
+  group_init,       // the exchange group is up
+  group_error,      // the group could not be created or broke; grafter disabled
+  send,             // a sender contributed its tensor
+  send_skipped,     // a sender's tensor cannot travel; it takes part as absent
+  recv_grafted,     // the target tensor was overwritten
+  recv_skipped,     // a receiver skipped (error_kind + message); target unchanged
+  compare,          // a compare-only call measured by the graft's path, nothing written
+  compare_skipped,  // a compare-only call that could not be measured (error_kind)
+  non_tensor,       // a matched name carried no tensor on this rank
+  filter_conflict,  // the tags matched more than one filter; the call is skipped
+  concurrent_call,  // a matched call from a second thread while one ran; refused
+  desync,           // the ranks reached different dump calls; the call is skipped
+  transform_load,   // a transform plugin failed to load; grafts will be skipped
+  internal_error,   // an unexpected failure (out of memory, a bug); grafter disabled
+};
+
+// Every kind, in declaration order.
+inline constexpr std::array<event_kind, 14> kEventKinds{
+    event_kind::group_init,      event_kind::group_error,     event_kind::send,
+    event_kind::send_skipped,    event_kind::recv_grafted,    event_kind::recv_skipped,
+    event_kind::compare,         event_kind::compare_skipped, event_kind::non_tensor,
+    event_kind::filter_conflict, event_kind::concurrent_call, event_kind::desync,
+    event_kind::transform_load,  event_kind::internal_error};
+
+// The kind's name in events: "recv_grafted".
+std::string_view to_string(event_kind kind);
+
 struct event {
-  std::string kind;
+  std::string kind;  // to_string(event_kind) for the grafter's own events
   nlohmann::json fields = nlohmann::json::object();  // kind-specific
 
   // The full JSON record: header fields plus `fields`.

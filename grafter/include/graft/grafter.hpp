@@ -76,8 +76,17 @@ class grafter {
   // run_intercept, with anything it throws turned into an internal_error event.
   void intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                  const nlohmann::json& extras);
+  // match -> contribute -> report: which filter the tags matched (a conflict
+  // is reported), this rank's part in the exchange (a rank that has nothing
+  // to report after it gets nullopt), and the send or graft it reports.
   void run_intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
                      const nlohmann::json& extras);
+  struct matched_call;
+  std::optional<matched_call> match(const tags& t);
+  std::optional<received> contribute(const matched_call& call, const at::Tensor* value,
+                                     std::string_view type_name, const tags& t, const nlohmann::json& extras);
+  void report(const matched_call& call, const at::Tensor& value, received incoming, const tags& t,
+              const nlohmann::json& extras);
   // Creates the exchange group; on failure reports it and turns the grafter off.
   bool ensure_group();
   // Atomic so that a thread calling while another turns the grafter off

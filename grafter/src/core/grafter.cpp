@@ -37,9 +37,9 @@ struct grafter::state {
   // are that call's alone.
   std::atomic<bool> call_in_flight{false};
 
-  void emit(std::string kind, nlohmann::json fields) const {
+  void emit(event_kind kind, nlohmann::json fields) const {
     event e;
-    e.kind = std::move(kind);
+    e.kind = std::string(to_string(kind));
     e.fields = std::move(fields);
     e.time = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     e.pid = static_cast<long>(::getpid());
@@ -127,7 +127,7 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
       if (const auto* load_error = dynamic_cast<const plugin_load_error*>(&e)) {
         fields["error_kind"] = to_string(load_error->kind());
       }
-      state_->emit("transform_load", std::move(fields));
+      state_->emit(event_kind::transform_load, std::move(fields));
     }
   } else {
     state_->chosen_transform = identity_by_rank();
@@ -149,7 +149,7 @@ bool grafter::ensure_group() {
   try {
     s.group = s.make_exchange(s.config, s.layout);
   } catch (const std::exception& e) {
-    s.emit("group_error", {{"phase", "init"},
+    s.emit(event_kind::group_error, {{"phase", "init"},
                            {"master_address", s.config.master_address},
                            {"master_port", s.config.master_port},
                            {"graft_world_size", s.layout.graft_world_size()},
@@ -163,7 +163,7 @@ bool grafter::ensure_group() {
   fields["group_name"] = s.config.group_name;
   fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fields["graft_version"] = version();
-  s.emit("group_init", std::move(fields));
+  s.emit(event_kind::group_init, std::move(fields));
   return true;
 }
 
@@ -174,7 +174,7 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   // that maybe_intercept keeps its promise never to throw. The target is
   // unchanged unless the failure came after its write.
   const auto turn_off = [&](const std::string& why) {
-    state_->emit("internal_error",
+    state_->emit(event_kind::internal_error,
                  {{"tags", tags_json(t)}, {"message", why + "; the grafter is now disabled on this rank"}});
     active_ = false;
   };
@@ -187,33 +187,151 @@ void grafter::intercept(const at::Tensor* value, std::string_view type_name, con
   }
 }
 
-void grafter::run_intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
-                            const nlohmann::json& extras) {
+// A call whose tags matched exactly one filter: which, and this rank's part.
+struct grafter::matched_call {
+  direction dir;        // a compare-only name flows like b2t
+  bool sends;           // this rank's side sends in that direction
+  bool measure_only;    // matched compare_filter: the receiver measures, never writes
+  std::string filters;  // "b2t_filter", for messages
+};
+
+std::optional<grafter::matched_call> grafter::match(const tags& t) {
   state& s = *state_;
   const bool b2t = s.b2t && s.b2t->matches(t);
   const bool t2b = s.t2b && s.t2b->matches(t);
   const bool measure_only = s.compare && s.compare->matches(t);
   const int matches = int{b2t} + int{t2b} + int{measure_only};
-  if (matches == 0) return;
+  if (matches == 0) return std::nullopt;
   const std::string which = filter_names(b2t, t2b, measure_only);
   if (matches > 1) {
-    s.emit("filter_conflict", {{"tags", tags_json(t)},
-                               {"filters", which},
-                               {"message", "tags " + t.to_display_string() + " matched " +
-                                               (matches == 2 ? "BOTH " : "ALL OF ") + which +
-                                               "; the call is skipped. Narrow the filters so that a name "
-                                               "matches one of them"}});
+    s.emit(event_kind::filter_conflict,
+           {{"tags", tags_json(t)},
+            {"filters", which},
+            {"message", "tags " + t.to_display_string() + " matched " + (matches == 2 ? "BOTH " : "ALL OF ") +
+                            which + "; the call is skipped. Narrow the filters so that a name matches one of them"}});
+    return std::nullopt;
+  }
+  const direction dir = t2b ? direction::t2b : direction::b2t;
+  return matched_call{dir, is_sender(s.layout.side, dir), measure_only, which};
+}
+
+std::optional<received> grafter::contribute(const matched_call& call, const at::Tensor* value,
+                                            std::string_view type_name, const tags& t,
+                                            const nlohmann::json& extras) {
+  state& s = *state_;
+  const bool has_tensor = value != nullptr && value->defined();
+  if (!has_tensor) {
+    const std::string got = value != nullptr ? "an undefined tensor" : "type=" + std::string(type_name);
+    s.emit(event_kind::non_tensor,
+           {{"tags", tags_json(t)},
+            {"direction", to_string(call.dir)},
+            {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
+            {"message", "tags " + t.to_display_string() + " matched " + call.filters +
+                            " but the value is not a tensor (got " + got +
+                            "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
+  }
+
+  if (!s.group && !ensure_group()) return std::nullopt;
+
+  // A tensor that cannot travel (sparse, quantized, meta, nested, or beyond
+  // what this exchange carries) is refused here, before the exchange: the
+  // sender takes part as absent, as for a non-tensor value, so its receivers
+  // skip this call and every rank stays in step.
+  std::optional<std::string> unsendable;
+  if (call.sends && has_tensor) {
+    unsendable = detail::ungraftable_reason(*value);
+    if (!unsendable) unsendable = s.group->cannot_carry(*value);
+  }
+  if (unsendable) {
+    s.emit(event_kind::send_skipped,
+           {{"tags", tags_json(t)},
+            {"direction", to_string(call.dir)},
+            {"tensor", describe_layout(*value)},
+            {"error_kind", "ungraftable_tensor"},
+            {"message", "tags " + t.to_display_string() + " matched " + call.filters +
+                            " but the tensor cannot be sent: " + *unsendable +
+                            "; this rank takes part as 'absent', so its receivers skip this call"}});
+  }
+
+  exchange_call exchanged;
+  exchanged.sequence = s.sequence;
+  exchanged.fingerprint = fingerprint(t);
+  exchanged.direction = call.dir;
+  exchanged.name = std::string(t.name());
+  if (has_tensor) exchanged.recv_device = value->device();
+  contribution outgoing;
+  if (call.sends) {
+    if (has_tensor && !unsendable) outgoing.tensor = *value;
+    outgoing.extras = extras;
+  }
+  received incoming;
+  try {
+    incoming = s.group->run(exchanged, call.sends ? &outgoing : nullptr);
+  } catch (const desync_error& e) {
+    s.emit(event_kind::desync, {{"tags", tags_json(t)},
+                                {"direction", to_string(call.dir)},
+                                {"sequence", s.sequence},
+                                {"message", exception_message(e)}});
+    return std::nullopt;
+  } catch (const std::exception& e) {
+    s.emit(event_kind::group_error,
+           {{"phase", "exchange"},
+            {"tags", tags_json(t)},
+            {"direction", to_string(call.dir)},
+            {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
+    active_ = false;
+    return std::nullopt;
+  }
+  if (!has_tensor || unsendable) return std::nullopt;
+  return incoming;
+}
+
+void grafter::report(const matched_call& call, const at::Tensor& value, received incoming, const tags& t,
+                     const nlohmann::json& extras) {
+  state& s = *state_;
+  // Compare-only names always measure: measuring is all they do.
+  const bool measures = call.measure_only || s.config.measure == measure_mode::full;
+  if (call.sends) {
+    nlohmann::json fields = {{"tags", tags_json(t)},
+                             {"direction", to_string(call.dir)},
+                             {"extras", extras},
+                             {"tensor", measures ? describe(value) : describe_layout(value)}};
+    if (call.measure_only) fields["compare_only"] = true;
+    s.emit(event_kind::send, std::move(fields));
     return;
   }
+  // Compare-only: the same guarded path without its write, so the metrics and
+  // infos are exactly a graft's while the host's tensor is only read.
+  detail::recv_request request{t,
+                               call.dir,
+                               s.layout,
+                               value,
+                               std::move(incoming),
+                               s.chosen_transform ? &*s.chosen_transform : nullptr,
+                               s.transform_problem,
+                               measures,
+                               !call.measure_only};
+  const detail::recv_outcome outcome = detail::graft_received(std::move(request));
+  nlohmann::json fields = outcome.fields();
+  fields["tags"] = tags_json(t);
+  fields["direction"] = to_string(call.dir);
+  s.emit(outcome.kind(call.measure_only), std::move(fields));
+}
+
+void grafter::run_intercept(const at::Tensor* value, std::string_view type_name, const tags& t,
+                            const nlohmann::json& extras) {
+  const std::optional<matched_call> call = match(t);
+  if (!call) return;
+  state& s = *state_;
   // One grafter serves one thread at a time. A matched call from a second
   // thread while one runs is refused rather than raced (on the sequence, the
   // group, the exchange): its value is not touched, and since its peers make
   // the call, the ranks may disagree from here on, which the exchange reports
   // as desync.
   if (s.call_in_flight.exchange(true, std::memory_order_acquire)) {
-    s.emit("concurrent_call",
+    s.emit(event_kind::concurrent_call,
            {{"tags", tags_json(t)},
-            {"message", "tags " + t.to_display_string() + " matched " + which +
+            {"message", "tags " + t.to_display_string() + " matched " + call->filters +
                             " while another thread's call to this grafter was running; a grafter serves one "
                             "thread at a time, so this call is skipped and its value left as it is. Call the "
                             "grafter from one thread, or give each thread a grafter of its own"}});
@@ -223,100 +341,9 @@ void grafter::run_intercept(const at::Tensor* value, std::string_view type_name,
     std::atomic<bool>& flag;
     ~in_flight_until_return() { flag.store(false, std::memory_order_release); }
   } const in_flight{s.call_in_flight};
-
-  // A compare-only name flows like b2t; the receiver measures, never writes.
-  const direction dir = t2b ? direction::t2b : direction::b2t;
-  const bool sends = is_sender(s.layout.side, dir);
-  const bool has_tensor = value != nullptr && value->defined();
   ++s.sequence;
-
-  if (!has_tensor) {
-    const std::string got = value != nullptr ? "an undefined tensor" : "type=" + std::string(type_name);
-    s.emit("non_tensor",
-           {{"tags", tags_json(t)},
-            {"direction", to_string(dir)},
-            {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
-            {"message", "tags " + t.to_display_string() + " matched " + which +
-                            " but the value is not a tensor (got " + got +
-                            "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
-  }
-
-  if (!s.group && !ensure_group()) return;
-
-  // A tensor that cannot travel (sparse, quantized, meta, nested, or beyond
-  // what this exchange carries) is refused here, before the exchange: the
-  // sender takes part as absent, as for a non-tensor value, so its receivers
-  // skip this call and every rank stays in step.
-  std::optional<std::string> unsendable;
-  if (sends && has_tensor) {
-    unsendable = detail::ungraftable_reason(*value);
-    if (!unsendable) unsendable = s.group->cannot_carry(*value);
-  }
-  if (unsendable) {
-    s.emit("send_skipped", {{"tags", tags_json(t)},
-                            {"direction", to_string(dir)},
-                            {"tensor", describe_layout(*value)},
-                            {"error_kind", "ungraftable_tensor"},
-                            {"message", "tags " + t.to_display_string() + " matched " + which +
-                                            " but the tensor cannot be sent: " + *unsendable +
-                                            "; this rank takes part as 'absent', so its receivers skip "
-                                            "this call"}});
-  }
-
-  exchange_call call;
-  call.sequence = s.sequence;
-  call.fingerprint = fingerprint(t);
-  call.direction = dir;
-  call.name = std::string(t.name());
-  if (has_tensor) call.recv_device = value->device();
-
-  contribution outgoing;
-  if (sends) {
-    if (has_tensor && !unsendable) outgoing.tensor = *value;
-    outgoing.extras = extras;
-  }
-  received incoming;
-  try {
-    incoming = s.group->run(call, sends ? &outgoing : nullptr);
-  } catch (const desync_error& e) {
-    s.emit("desync", {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"sequence", s.sequence},
-                      {"message", exception_message(e)}});
-    return;
-  } catch (const std::exception& e) {
-    s.emit("group_error", {{"phase", "exchange"}, {"tags", tags_json(t)}, {"direction", to_string(dir)},
-                           {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
-    active_ = false;
-    return;
-  }
-
-  if (!has_tensor || unsendable) return;
-  // Compare-only names always measure: measuring is all they do.
-  const bool measures = measure_only || s.config.measure == measure_mode::full;
-  if (sends) {
-    nlohmann::json fields = {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"extras", extras},
-                             {"tensor", measures ? describe(*value) : describe_layout(*value)}};
-    if (measure_only) fields["compare_only"] = true;
-    s.emit("send", std::move(fields));
-    return;
-  }
-  // Compare-only: the same guarded path without its write, so the metrics and
-  // infos are exactly a graft's while the host's tensor is only read.
-  detail::recv_request request{t,
-                               dir,
-                               s.layout,
-                               *value,
-                               std::move(incoming),
-                               s.chosen_transform ? &*s.chosen_transform : nullptr,
-                               s.transform_problem,
-                               measures,
-                               !measure_only};
-  const detail::recv_outcome outcome = detail::graft_received(std::move(request));
-  std::string kind = outcome.kind();
-  if (measure_only) kind = outcome.grafted ? "compare" : "compare_skipped";
-  nlohmann::json fields = outcome.fields();
-  fields["tags"] = tags_json(t);
-  fields["direction"] = to_string(dir);
-  s.emit(std::move(kind), std::move(fields));
+  std::optional<received> incoming = contribute(*call, value, type_name, t, extras);
+  if (incoming) report(*call, *value, std::move(*incoming), t, extras);
 }
 
 }  // namespace graft

@@ -11,6 +11,7 @@
 #include <ATen/core/Tensor.h>
 #include <nlohmann/json.hpp>
 
+#include <graft/event.hpp>
 #include <graft/exchange.hpp>
 #include <graft/metrics.hpp>
 #include <graft/role.hpp>
@@ -52,7 +53,12 @@ struct recv_outcome {
   std::optional<diff_metrics> metrics;  // measured grafts only
   std::string error_kind, message;      // skipped only
 
-  const char* kind() const { return grafted ? "recv_grafted" : "recv_skipped"; }
+  // recv_grafted / recv_skipped, or compare / compare_skipped for a
+  // compare-only call.
+  event_kind kind(bool compare_only) const {
+    if (compare_only) return grafted ? event_kind::compare : event_kind::compare_skipped;
+    return grafted ? event_kind::recv_grafted : event_kind::recv_skipped;
+  }
   // The event's kind-specific fields.
   nlohmann::json fields() const;
 };

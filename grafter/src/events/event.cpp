@@ -8,6 +8,26 @@
 
 namespace graft {
 
+std::string_view to_string(event_kind kind) {
+  switch (kind) {
+    case event_kind::group_init: return "group_init";
+    case event_kind::group_error: return "group_error";
+    case event_kind::send: return "send";
+    case event_kind::send_skipped: return "send_skipped";
+    case event_kind::recv_grafted: return "recv_grafted";
+    case event_kind::recv_skipped: return "recv_skipped";
+    case event_kind::compare: return "compare";
+    case event_kind::compare_skipped: return "compare_skipped";
+    case event_kind::non_tensor: return "non_tensor";
+    case event_kind::filter_conflict: return "filter_conflict";
+    case event_kind::concurrent_call: return "concurrent_call";
+    case event_kind::desync: return "desync";
+    case event_kind::transform_load: return "transform_load";
+    case event_kind::internal_error: return "internal_error";
+  }
+  return "unknown";
+}
+
 nlohmann::json event::to_json() const {
   nlohmann::json out = fields;
   out["schema_version"] = kEventSchemaVersion;
