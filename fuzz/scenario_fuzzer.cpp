@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/bounded_json.hpp>
 #include <graft/harness/scenario.hpp>
 

@@ -14,7 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_diff.hpp>

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/scenario.hpp>
 #include <graft/harness/worker_protocol.hpp>
 

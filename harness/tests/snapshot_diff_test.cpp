@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_diff.hpp>

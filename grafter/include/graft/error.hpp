@@ -1,6 +1,7 @@
 #pragma once
 // The error hierarchy of graft. Every error the library throws derives from
 // graft::error and names the field, value or path at fault and what to do.
+// (The harness adds its own: graft/harness/errors.hpp.)
 
 #include <stdexcept>
 #include <string>
@@ -50,16 +51,6 @@ class timeout_error : public exchange_error {
 
 // A transform produced no usable candidate (throws, wrong shape, undefined, ...).
 class transform_error : public error {
- public:
-  using error::error;
-};
-
-class snapshot_error : public error {
- public:
-  using error::error;
-};
-
-class fixture_error : public error {
  public:
   using error::error;
 };

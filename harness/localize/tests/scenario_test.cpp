@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 
 #include "cli/command_state.hpp"
 #include "temp_dir.hpp"

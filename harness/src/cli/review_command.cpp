@@ -8,7 +8,7 @@
 #include <iostream>
 #include <sstream>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/json_format.hpp>
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_diff.hpp>

@@ -2,7 +2,7 @@
 #include <iostream>
 #include <set>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/junit_report.hpp>
 #include <graft/harness/report_page.hpp>
 #include <graft/harness/runner.hpp>

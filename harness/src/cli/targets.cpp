@@ -1,7 +1,7 @@
 #include <set>
 #include <system_error>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 
 #include "cli/commands.hpp"
 

@@ -1,6 +1,6 @@
 #include <iostream>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/snapshot_store.hpp>
 
 #include "cli/commands.hpp"

@@ -1,6 +1,6 @@
 #include <graft/harness/json_checker.hpp>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 
 namespace graft::harness::detail {
 

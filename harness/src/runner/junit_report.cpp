@@ -2,7 +2,7 @@
 
 #include <fstream>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/text_format.hpp>
 #include <graft/version.hpp>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/bounded_json.hpp>
 #include <graft/harness/input_file.hpp>
 #include <graft/harness/snapshot.hpp>

@@ -8,7 +8,7 @@
 #include <system_error>
 #include <thread>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/bounded_json.hpp>
 #include <graft/harness/input_file.hpp>
 #include <graft/harness/json_format.hpp>

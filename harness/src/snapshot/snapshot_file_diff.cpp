@@ -2,7 +2,7 @@
 #include <string>
 #include <vector>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/snapshot.hpp>
 #include <graft/harness/snapshot_diff.hpp>
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/snapshot.hpp>
 
 namespace graft::harness {

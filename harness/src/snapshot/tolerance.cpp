@@ -3,7 +3,7 @@
 #include <cmath>
 #include <vector>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 
 namespace graft::harness {
 

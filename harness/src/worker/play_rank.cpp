@@ -6,7 +6,7 @@
 #include <ATen/ATen.h>
 
 #include <graft/config.hpp>
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/event_sink.hpp>
 #include <graft/exception_message.hpp>
 #include <graft/grafter.hpp>

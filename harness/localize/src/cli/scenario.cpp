@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include <graft/error.hpp>
+#include <graft/harness/errors.hpp>
 #include <graft/harness/json_checker.hpp>
 #include <graft/harness/scenario.hpp>
 
