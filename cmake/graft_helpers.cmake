@@ -27,3 +27,29 @@ function(graft_add_gtest name)
     DISCOVERY_TIMEOUT 120
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300)
 endfunction()
+
+# Writes FILE, one line per component of a layer for the include check
+# (tests/layering/check_includes.py): "component|FOLDER|source folders|linked
+# targets". A component's sources are FOLDER/src/<component> unless the
+# caller sets graft_src_<component>_dirs; its links are the caller's
+# <DEPS_PREFIX><component>.
+function(graft_layering_table file folder deps_prefix)
+  set(text "")
+  foreach(component IN LISTS ARGN)
+    if(DEFINED graft_src_${component}_dirs)
+      set(dirs ${graft_src_${component}_dirs})
+    else()
+      set(dirs ${component})
+    endif()
+    list(JOIN dirs "," dirs)
+    set(links "")
+    foreach(dep IN LISTS ${deps_prefix}${component})
+      if(TARGET ${dep})
+        list(APPEND links ${dep})
+      endif()
+    endforeach()
+    list(JOIN links "," links)
+    string(APPEND text "${component}|${folder}|${dirs}|${links}\n")
+  endforeach()
+  file(WRITE ${file} "${text}")
+endfunction()

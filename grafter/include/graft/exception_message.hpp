@@ -6,9 +6,9 @@
 // Events name what went wrong; the frames would bury that and make every log
 // snapshot of the failure differ.
 //
-// It is built in the plugin component, the lowest one with libtorch that both
-// the grafter (core) and the c10d exchange build on; hosts and the scenario
-// worker use it for their own messages.
+// It is built in the torch_base component, which every component with
+// libtorch builds on; hosts and the scenario worker use it for their own
+// messages.
 
 #include <exception>
 #include <string>

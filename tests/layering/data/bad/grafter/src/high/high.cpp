@@ -1,0 +1,3 @@
+#include <graft/high.hpp>
+#include <graft/low.hpp>
+#include <graft/harness/snapshot.hpp>

@@ -1,0 +1,3 @@
+#include <graft/low.hpp>
+
+#include "high/high_detail.hpp"
