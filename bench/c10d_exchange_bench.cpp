@@ -29,8 +29,8 @@ struct worlds {
   worlds() {
     graft::graft_config config;
     config.enable = true;
-    config.master_address = "127.0.0.1";
-    config.master_port = graft_bench::free_port();
+    config.c10d.master_address = "127.0.0.1";
+    config.c10d.master_port = graft_bench::free_port();
     config.baseline_world_size = 1;
     config.target_world_size = 1;
     config.timeout_seconds = 60;

@@ -67,8 +67,8 @@ struct graft_world {
     const int ranks = 2 * per_side;
     graft::graft_config config;
     config.enable = true;
-    config.master_address = "127.0.0.1";
-    config.master_port = graft_bench::free_port();
+    config.c10d.master_address = "127.0.0.1";
+    config.c10d.master_port = graft_bench::free_port();
     config.baseline_world_size = per_side;
     config.target_world_size = per_side;
     config.b2t_filter = "name == 'x'";

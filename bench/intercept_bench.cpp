@@ -31,8 +31,8 @@ graft::graft_config enabled_config() {
   graft::graft_config c;
   c.enable = true;
   c.side = graft::role::target;
-  c.master_address = "127.0.0.1";
-  c.master_port = 29500;
+  c.c10d.master_address = "127.0.0.1";
+  c.c10d.master_port = 29500;
   c.baseline_world_size = c.target_world_size = 1;
   c.b2t_filter = R"(name in ("layer_input", "attn_output") and graft_phase == "prefill")";
   c.t2b_filter = "search(r'^hc_', name) is not None and layer_id < 3";

@@ -25,6 +25,23 @@ enum class measure_mode { full, off };
 
 std::string to_string(measure_mode mode);
 
+// How the c10d exchange (graft/c10d_exchange.hpp) meets its peers: its own
+// settings, beside what every exchange shares. They are read from the same
+// keys and environment as the rest (DUMPER_GRAFTER_MASTER_ADDRESS, ...), and
+// graft_config::validate() checks them in the reference's order.
+struct c10d_options {
+  std::string master_address;
+  int master_port = -1;
+  std::string backend = "gloo";  // gloo | nccl
+  std::string group_name = "graft";
+  // What keeps two graft worlds apart on one master port: every process of a
+  // world must present the same token, and a process with another one is
+  // refused on its own side while the world carries on. Unset: graft rank 0
+  // draws one for its world, and processes without a token join it. An
+  // identifier, not a password: anyone who can reach the store can read it.
+  std::optional<std::string> world_token;
+};
+
 struct graft_config {
   bool enable = false;
   std::optional<role> side;                  // DUMPER_GRAFTER_ROLE
@@ -33,18 +50,9 @@ struct graft_config {
   // Names that flow baseline -> target like b2t, but the receiver only
   // measures them against its own tensor and never writes it.
   std::optional<std::string> compare_filter;
-  std::string master_address;
-  int master_port = -1;
   int baseline_world_size = -1;
   int target_world_size = -1;
-  std::string backend = "gloo";              // gloo | nccl
-  std::string group_name = "graft";
-  // What keeps two graft worlds apart on one master port: every process of a
-  // world must present the same token, and a process with another one is
-  // refused on its own side while the world carries on. Unset: graft rank 0
-  // draws one for its world, and processes without a token join it. An
-  // identifier, not a password: anyone who can reach the store can read it.
-  std::optional<std::string> world_token;
+  c10d_options c10d;
   double timeout_seconds = 300.0;
   // Longer waits overflow the clocks that deadlines are computed with.
   static constexpr double max_timeout_seconds = 30 * 24 * 3600.0;

@@ -50,32 +50,42 @@ int expect_json_int(const nlohmann::json& v, const std::string& where) {
   return v.get<int>();
 }
 
+// Where a field's value lives: a member of graft_config or of its c10d part.
+template <typename value_type>
+using place = std::function<value_type&(graft_config&)>;
+
+template <typename value_type>
+place<value_type> in_config(value_type graft_config::*member) {
+  return [member](graft_config& c) -> value_type& { return c.*member; };
+}
+
+template <typename value_type>
+place<value_type> in_c10d(value_type c10d_options::*member) {
+  return [member](graft_config& c) -> value_type& { return c.c10d.*member; };
+}
+
 // A string field read through normalise, from text and from JSON alike.
-field text_field(const char* key, std::string graft_config::*member, std::string (*normalise)(const std::string&)) {
+field text_field(const char* key, place<std::string> at, std::string (*normalise)(const std::string&)) {
   return {key,
-          [member, normalise](graft_config& c, const std::string& text, const std::string&) {
-            c.*member = normalise(text);
-          },
-          [member, normalise](graft_config& c, const nlohmann::json& v, const std::string& where) {
-            c.*member = normalise(expect_json_string(v, where));
+          [at, normalise](graft_config& c, const std::string& text, const std::string&) { at(c) = normalise(text); },
+          [at, normalise](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            at(c) = normalise(expect_json_string(v, where));
           }};
 }
 
-field optional_string_field(const char* key, std::optional<std::string> graft_config::*member) {
-  return {key, [member](graft_config& c, const std::string& text, const std::string&) { c.*member = text; },
-          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
-            if (v.is_null()) c.*member = std::nullopt;
-            else c.*member = expect_json_string(v, where);
+field optional_string_field(const char* key, place<std::optional<std::string>> at) {
+  return {key, [at](graft_config& c, const std::string& text, const std::string&) { at(c) = text; },
+          [at](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            if (v.is_null()) at(c) = std::nullopt;
+            else at(c) = expect_json_string(v, where);
           }};
 }
 
-field int_field(const char* key, int graft_config::*member) {
+field int_field(const char* key, place<int> at) {
   return {key,
-          [member](graft_config& c, const std::string& text, const std::string& where) {
-            c.*member = parse_int(text, where);
-          },
-          [member](graft_config& c, const nlohmann::json& v, const std::string& where) {
-            c.*member = expect_json_int(v, where);
+          [at](graft_config& c, const std::string& text, const std::string& where) { at(c) = parse_int(text, where); },
+          [at](graft_config& c, const nlohmann::json& v, const std::string& where) {
+            at(c) = expect_json_int(v, where);
           }};
 }
 
@@ -90,16 +100,16 @@ const std::vector<field>& fields() {
        [](graft_config& c, const nlohmann::json& v, const std::string& where) {
          c.side = parse_role(expect_json_string(v, where), where);
        }},
-      optional_string_field("b2t_filter", &graft_config::b2t_filter),
-      optional_string_field("t2b_filter", &graft_config::t2b_filter),
-      optional_string_field("compare_filter", &graft_config::compare_filter),
-      text_field("master_address", &graft_config::master_address, detail::trimmed),
-      int_field("master_port", &graft_config::master_port),
-      int_field("baseline_world_size", &graft_config::baseline_world_size),
-      int_field("target_world_size", &graft_config::target_world_size),
-      text_field("backend", &graft_config::backend, detail::trimmed_lower),
-      text_field("group_name", &graft_config::group_name, detail::trimmed),
-      optional_string_field("world_token", &graft_config::world_token),
+      optional_string_field("b2t_filter", in_config(&graft_config::b2t_filter)),
+      optional_string_field("t2b_filter", in_config(&graft_config::t2b_filter)),
+      optional_string_field("compare_filter", in_config(&graft_config::compare_filter)),
+      text_field("master_address", in_c10d(&c10d_options::master_address), detail::trimmed),
+      int_field("master_port", in_c10d(&c10d_options::master_port)),
+      int_field("baseline_world_size", in_config(&graft_config::baseline_world_size)),
+      int_field("target_world_size", in_config(&graft_config::target_world_size)),
+      text_field("backend", in_c10d(&c10d_options::backend), detail::trimmed_lower),
+      text_field("group_name", in_c10d(&c10d_options::group_name), detail::trimmed),
+      optional_string_field("world_token", in_c10d(&c10d_options::world_token)),
       {"timeout", [](graft_config& c, const std::string& text, const std::string& where) {
          c.timeout_seconds = parse_seconds(text, where);
        },
@@ -107,14 +117,14 @@ const std::vector<field>& fields() {
          if (!v.is_number()) GRAFT_THROW(config_error, where + ": expected a number of seconds, got " + detail::json_text(v));
          c.timeout_seconds = v.get<double>();
        }},
-      optional_string_field("transform_path", &graft_config::transform_path),
+      optional_string_field("transform_path", in_config(&graft_config::transform_path)),
       {"measure", [](graft_config& c, const std::string& text, const std::string& where) {
          c.measure = parse_measure(text, where);
        },
        [](graft_config& c, const nlohmann::json& v, const std::string& where) {
          c.measure = parse_measure(expect_json_string(v, where), where);
        }},
-      optional_string_field("events_path", &graft_config::events_path),
+      optional_string_field("events_path", in_config(&graft_config::events_path)),
   };
   return all;
 }

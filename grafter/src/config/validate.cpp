@@ -25,13 +25,13 @@ void graft_config::validate() const {
     invalid("role must be 'baseline' or 'target' when the grafter is enabled, got nothing; set " +
             env_name("role") + "=baseline on one side and =target on the other");
   }
-  if (master_address.empty()) {
+  if (c10d.master_address.empty()) {
     invalid("master_address must be set when the grafter is enabled; set " + env_name("master_address") +
             " to the host of graft rank 0 (e.g. 127.0.0.1)");
   }
-  if (master_port < 1 || master_port > 65535) {
+  if (c10d.master_port < 1 || c10d.master_port > 65535) {
     invalid("master_port must be a port in 1..65535 when the grafter is enabled, got " +
-            std::to_string(master_port) + "; set " + env_name("master_port"));
+            std::to_string(c10d.master_port) + "; set " + env_name("master_port"));
   }
   if (baseline_world_size <= 0) {
     invalid("baseline_world_size must be > 0 when the grafter is enabled, got " +
@@ -46,14 +46,14 @@ void graft_config::validate() const {
             "nothing would ever be grafted. Set " + env_name("b2t_filter") + ", " + env_name("t2b_filter") +
             " or " + env_name("compare_filter") + " (e.g. name == 'attn_output')");
   }
-  if (backend != "gloo" && backend != "nccl") {
-    invalid("backend must be 'gloo' or 'nccl', got '" + backend + "'");
+  if (c10d.backend != "gloo" && c10d.backend != "nccl") {
+    invalid("backend must be 'gloo' or 'nccl', got '" + c10d.backend + "'");
   }
   if (const auto problem = timeout_problem(timeout_seconds)) {
     invalid("timeout " + *problem + "; set " + env_name("timeout"));
   }
-  if (group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
-  if (world_token && world_token->empty()) {
+  if (c10d.group_name.empty()) invalid("group_name must not be empty; set " + env_name("group_name"));
+  if (c10d.world_token && c10d.world_token->empty()) {
     invalid("world_token must not be empty when it is set; set " + env_name("world_token") +
             " to the same text for every process of one world, or leave it unset");
   }

@@ -29,6 +29,9 @@ struct grafter::state {
   std::optional<filter> compare;
   std::shared_ptr<event_sink> sink;
   exchange_factory make_exchange;
+  // What the exchange says of where it meets its peers, for a group_error
+  // of a world that never formed (c10d: its master address and port).
+  nlohmann::json meeting_point = nlohmann::json::object();
   std::unique_ptr<exchange> group;
   std::optional<transform> chosen_transform;
   std::string transform_problem;  // why chosen_transform is empty
@@ -112,7 +115,12 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
                 << std::flush;
     }
   }
-  state_->make_exchange = options.make_exchange ? std::move(options.make_exchange) : c10d_exchange_factory();
+  if (options.make_exchange) {
+    state_->make_exchange = std::move(options.make_exchange);
+  } else {
+    state_->make_exchange = c10d_exchange_factory();
+    state_->meeting_point = c10d_meeting_point(c);
+  }
   if (options.custom_transform) {
     state_->chosen_transform = std::move(options.custom_transform);
   } else if (c.transform_path) {
@@ -149,18 +157,17 @@ bool grafter::ensure_group() {
   try {
     s.group = s.make_exchange(s.config, s.layout);
   } catch (const std::exception& e) {
-    s.emit(event_kind::group_error, {{"phase", "init"},
-                           {"master_address", s.config.master_address},
-                           {"master_port", s.config.master_port},
-                           {"graft_world_size", s.layout.graft_world_size()},
-                           {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
+    nlohmann::json fields = s.meeting_point;
+    fields["phase"] = "init";
+    fields["graft_world_size"] = s.layout.graft_world_size();
+    fields["message"] = exception_message(e) + "; the grafter is now disabled on this rank";
+    s.emit(event_kind::group_error, std::move(fields));
     active_ = false;
     return false;
   }
   nlohmann::json fields = s.group->describe();
   fields["baseline_world_size"] = s.layout.baseline_world_size;
   fields["target_world_size"] = s.layout.target_world_size;
-  fields["group_name"] = s.config.group_name;
   fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fields["graft_version"] = version();
   s.emit(event_kind::group_init, std::move(fields));

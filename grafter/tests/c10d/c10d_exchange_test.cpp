@@ -407,7 +407,7 @@ std::string config_error_of(const graft::graft_config& config) {
 
 TEST(C10dExchangeConfig, NcclWithoutNcclBuildAsksForGloo) {
   graft::graft_config config = graft_test::c10d_config(1, 1, graft_test::free_port());
-  config.backend = "nccl";
+  config.c10d.backend = "nccl";
 #ifndef GRAFT_WITH_NCCL
   EXPECT_NE(config_error_of(config).find("use backend=gloo"), std::string::npos);
 #else
@@ -417,7 +417,7 @@ TEST(C10dExchangeConfig, NcclWithoutNcclBuildAsksForGloo) {
 
 TEST(C10dExchangeConfig, UnknownBackendIsNamed) {
   graft::graft_config config = graft_test::c10d_config(1, 1, graft_test::free_port());
-  config.backend = "mpi";
+  config.c10d.backend = "mpi";
   EXPECT_NE(config_error_of(config).find("backend: 'mpi'"), std::string::npos);
 }
 
@@ -434,7 +434,7 @@ TEST(C10dExchangeConfig, TimeoutBeyondThirtyDaysIsNamed) {
 
 TEST(C10dExchangeConfig, UnresolvableAddressIsNamed) {
   graft::graft_config config = graft_test::c10d_config(1, 1, graft_test::free_port());
-  config.master_address = "no-such-host.invalid";
+  config.c10d.master_address = "no-such-host.invalid";
   EXPECT_NE(config_error_of(config).find("master_address: 'no-such-host.invalid' does not resolve"),
             std::string::npos);
 }

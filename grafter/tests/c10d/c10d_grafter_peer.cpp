@@ -99,15 +99,15 @@ int run(int argc, char** argv) {
   graft::graft_config config;
   config.enable = true;
   config.side = std::string(argv[1]) == "baseline" ? graft::role::baseline : graft::role::target;
-  config.master_address = "127.0.0.1";
+  config.c10d.master_address = "127.0.0.1";
   config.baseline_world_size = std::atoi(argv[3]);
   config.target_world_size = std::atoi(argv[4]);
-  config.master_port = std::atoi(argv[5]);
+  config.c10d.master_port = std::atoi(argv[5]);
   config.timeout_seconds = std::atof(argv[6]);
   config.events_path = argv[7];
   config.b2t_filter = "name == 'b2t_value'";
   config.t2b_filter = "name == 't2b_value'";
-  config.backend = backend;
+  config.c10d.backend = backend;
   graft::side_rank local;
   local.rank = std::atoi(argv[2]);
   local.world_size = *config.side == graft::role::baseline ? config.baseline_world_size : config.target_world_size;

@@ -202,12 +202,12 @@ int run(int argc, char** argv) {
   if (!opt) return kUsage;
   graft::graft_config config;
   config.enable = true;
-  config.master_address = "127.0.0.1";
+  config.c10d.master_address = "127.0.0.1";
   config.baseline_world_size = std::atoi(argv[3]);
   config.target_world_size = std::atoi(argv[4]);
-  config.master_port = std::atoi(argv[5]);
+  config.c10d.master_port = std::atoi(argv[5]);
   config.timeout_seconds = std::atof(argv[6]);
-  config.backend = opt->backend;
+  config.c10d.backend = opt->backend;
   graft::rank_layout layout;
   layout.side = std::string(argv[1]) == "baseline" ? graft::role::baseline : graft::role::target;
   layout.local_rank = std::atoi(argv[2]);

@@ -42,8 +42,8 @@ inline graft::graft_config c10d_config(int baseline_world_size, int target_world
                                        double timeout_seconds = 30) {
   graft::graft_config c;
   c.enable = true;
-  c.master_address = "127.0.0.1";
-  c.master_port = port;
+  c.c10d.master_address = "127.0.0.1";
+  c.c10d.master_port = port;
   c.baseline_world_size = baseline_world_size;
   c.target_world_size = target_world_size;
   c.timeout_seconds = timeout_seconds;
@@ -61,7 +61,7 @@ struct c10d_world {
   std::vector<std::exception_ptr> run(
       const std::function<void(const graft::rank_layout&, graft::exchange&)>& body) const {
     graft::graft_config config = c10d_config(baseline_world_size, target_world_size, free_port(), timeout_seconds);
-    config.backend = backend;
+    config.c10d.backend = backend;
     const int world = baseline_world_size + target_world_size;
     std::vector<std::exception_ptr> errors(static_cast<std::size_t>(world));
     std::vector<std::thread> threads;

@@ -10,7 +10,7 @@ namespace {
 
 graft_config with_token(std::optional<std::string> token) {
   graft_config config;
-  config.world_token = std::move(token);
+  config.c10d.world_token = std::move(token);
   return config;
 }
 

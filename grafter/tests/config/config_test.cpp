@@ -38,7 +38,7 @@ TEST(config_from_env, parses_int_fields) {
                                              {"DUMPER_GRAFTER_TIMEOUT", "120"}});
   EXPECT_EQ(c.baseline_world_size, 8);
   EXPECT_EQ(c.target_world_size, 8);
-  EXPECT_EQ(c.master_port, 29999);
+  EXPECT_EQ(c.c10d.master_port, 29999);
   EXPECT_DOUBLE_EQ(c.timeout_seconds, 120.0);
 }
 
@@ -80,8 +80,8 @@ TEST(config_validate, a_compare_filter_alone_is_enough_and_must_compile) {
   graft_config c;
   c.enable = true;
   c.side = role::target;
-  c.master_address = "127.0.0.1";
-  c.master_port = 2000;
+  c.c10d.master_address = "127.0.0.1";
+  c.c10d.master_port = 2000;
   c.baseline_world_size = c.target_world_size = 1;
   c.compare_filter = "layer_id >= 0";
   EXPECT_NO_THROW(c.validate());
@@ -111,8 +111,8 @@ TEST(config_from_env, enable_flag) {
 
 TEST(config_from_env, blank_value_keeps_default) {
   const auto c = graft_config::from_env_map({{"DUMPER_GRAFTER_MASTER_PORT", "  "}, {"DUMPER_GRAFTER_BACKEND", ""}});
-  EXPECT_EQ(c.master_port, -1);
-  EXPECT_EQ(c.backend, "gloo");
+  EXPECT_EQ(c.c10d.master_port, -1);
+  EXPECT_EQ(c.c10d.backend, "gloo");
 }
 
 // Stricter than the reference, whose int("12x") raises but whose bool parse
@@ -135,7 +135,7 @@ TEST(config_from_env, reads_the_process_environment) {
   ::setenv("DUMPER_GRAFTER_GROUP_NAME", "from_process_env", 1);
   const auto c = graft_config::from_env();
   ::unsetenv("DUMPER_GRAFTER_GROUP_NAME");
-  EXPECT_EQ(c.group_name, "from_process_env");
+  EXPECT_EQ(c.c10d.group_name, "from_process_env");
 }
 
 // The reference checks required fields in this order when enabled.
@@ -145,9 +145,9 @@ TEST(config_validate, enable_without_required_fields_raises_in_order) {
   EXPECT_NE(error_of([&] { c.validate(); }).find("role"), std::string::npos);
   c.side = role::baseline;
   EXPECT_NE(error_of([&] { c.validate(); }).find("master_address"), std::string::npos);
-  c.master_address = "127.0.0.1";
+  c.c10d.master_address = "127.0.0.1";
   EXPECT_NE(error_of([&] { c.validate(); }).find("master_port"), std::string::npos);
-  c.master_port = 12345;
+  c.c10d.master_port = 12345;
   EXPECT_NE(error_of([&] { c.validate(); }).find("baseline_world_size"), std::string::npos);
   c.baseline_world_size = 1;
   EXPECT_NE(error_of([&] { c.validate(); }).find("target_world_size"), std::string::npos);
@@ -161,15 +161,15 @@ TEST(config_validate, ranges_and_choices) {
   graft_config c;
   c.enable = true;
   c.side = role::target;
-  c.master_address = "127.0.0.1";
+  c.c10d.master_address = "127.0.0.1";
   c.baseline_world_size = c.target_world_size = 1;
   c.b2t_filter = "name == 'x'";
-  c.master_port = 70000;
+  c.c10d.master_port = 70000;
   EXPECT_NE(error_of([&] { c.validate(); }).find("a port in 1..65535 when the grafter is enabled, got 70000"), std::string::npos);
-  c.master_port = 2000;
-  c.backend = "mpi";
+  c.c10d.master_port = 2000;
+  c.c10d.backend = "mpi";
   EXPECT_NE(error_of([&] { c.validate(); }).find("'gloo' or 'nccl', got 'mpi'"), std::string::npos);
-  c.backend = "gloo";
+  c.c10d.backend = "gloo";
   c.timeout_seconds = 0;
   EXPECT_NE(error_of([&] { c.validate(); }).find("timeout must be more than 0 and at most 2592000 seconds (30 days), got 0"),
             std::string::npos);
@@ -184,22 +184,22 @@ TEST(config_validate, ranges_and_choices) {
 }
 
 TEST(config_world_token, read_from_every_source_and_never_empty) {
-  EXPECT_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "job-42"}}).world_token, "job-42");
-  EXPECT_FALSE(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "  "}}).world_token);
-  EXPECT_EQ(graft_config::from_kv_pairs({"world_token=job-42"}).world_token, "job-42");
+  EXPECT_EQ(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "job-42"}}).c10d.world_token, "job-42");
+  EXPECT_FALSE(graft_config::from_env_map({{"DUMPER_GRAFTER_WORLD_TOKEN", "  "}}).c10d.world_token);
+  EXPECT_EQ(graft_config::from_kv_pairs({"world_token=job-42"}).c10d.world_token, "job-42");
   graft_config c = graft_config::from_json({{"enable", true}, {"role", "target"}, {"master_address", "h"},
                                             {"master_port", 2000}, {"baseline_world_size", 1},
                                             {"target_world_size", 1}, {"b2t_filter", "True"}, {"world_token", ""}});
   EXPECT_NE(error_of([&] { c.validate(); }).find("world_token must not be empty when it is set; set "
                                                  "DUMPER_GRAFTER_WORLD_TOKEN"),
             std::string::npos);
-  c.world_token = "job-42";
+  c.c10d.world_token = "job-42";
   EXPECT_NO_THROW(c.validate());
 }
 
 TEST(config_validate, disabled_config_is_not_checked) {
   graft_config c;
-  c.master_port = -5;
+  c.c10d.master_port = -5;
   EXPECT_NO_THROW(c.validate());
 }
 
@@ -212,7 +212,7 @@ TEST(config_kv_pairs, parses_and_accepts_the_reference_prefix) {
                                               "master_port=1234", "enable=true"});
   EXPECT_EQ(c.side, role::target);
   EXPECT_EQ(c.b2t_filter, "layer_id is not None and layer_id < 3");
-  EXPECT_EQ(c.master_port, 1234);
+  EXPECT_EQ(c.c10d.master_port, 1234);
   EXPECT_TRUE(c.enable);
 }
 
@@ -239,10 +239,10 @@ TEST(config_from_env, backend_address_and_group_name_are_trimmed_and_the_backend
   const auto c = graft_config::from_env_map({{"DUMPER_GRAFTER_BACKEND", " GLOO "},
                                              {"DUMPER_GRAFTER_MASTER_ADDRESS", " 127.0.0.1\t"},
                                              {"DUMPER_GRAFTER_GROUP_NAME", " run7 "}});
-  EXPECT_EQ(c.backend, "gloo");
-  EXPECT_EQ(c.master_address, "127.0.0.1");
-  EXPECT_EQ(c.group_name, "run7");
-  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"backend", "NCCL"}}).backend, "nccl");
+  EXPECT_EQ(c.c10d.backend, "gloo");
+  EXPECT_EQ(c.c10d.master_address, "127.0.0.1");
+  EXPECT_EQ(c.c10d.group_name, "run7");
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"backend", "NCCL"}}).c10d.backend, "nccl");
 }
 
 TEST(config_json, integers_beyond_int_are_errors_not_wrapped) {
@@ -256,7 +256,7 @@ TEST(config_json, integers_beyond_int_are_errors_not_wrapped) {
   }
   EXPECT_EQ(graft_config::from_json(nlohmann::json{{"baseline_world_size", 2147483647}}).baseline_world_size,
             2147483647);
-  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"master_port", -2147483648LL}}).master_port, -2147483648LL);
+  EXPECT_EQ(graft_config::from_json(nlohmann::json{{"master_port", -2147483648LL}}).c10d.master_port, -2147483648LL);
 }
 
 TEST(config_json, strings_that_are_not_utf8_are_named_not_thrown_as_json_errors) {

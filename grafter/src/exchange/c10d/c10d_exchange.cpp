@@ -49,13 +49,13 @@ class c10d_exchange final : public exchange {
   std::optional<std::string> cannot_carry(const at::Tensor& t) const override { return detail::cannot_travel(t); }
 
   nlohmann::json describe() const override {
-    return {{"transport", "c10d"},
-            {"backend", config_.backend},
-            {"master_address", config_.master_address},
-            {"master_port", config_.master_port},
-            {"group_name", config_.group_name},
-            {"graft_rank", layout_.graft_rank()},
-            {"graft_world_size", layout_.graft_world_size()}};
+    nlohmann::json out = c10d_meeting_point(config_);
+    out["transport"] = "c10d";
+    out["backend"] = config_.c10d.backend;
+    out["group_name"] = config_.c10d.group_name;
+    out["graft_rank"] = layout_.graft_rank();
+    out["graft_world_size"] = layout_.graft_world_size();
+    return out;
   }
 
  private:
@@ -90,6 +90,10 @@ class c10d_exchange final : public exchange {
 };
 
 }  // namespace
+
+nlohmann::json c10d_meeting_point(const graft_config& config) {
+  return {{"master_address", config.c10d.master_address}, {"master_port", config.c10d.master_port}};
+}
 
 exchange_factory c10d_exchange_factory() {
   return [](const graft_config& config, const rank_layout& layout) -> std::unique_ptr<exchange> {

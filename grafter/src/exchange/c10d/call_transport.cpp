@@ -10,6 +10,7 @@
 #include "base/json_text.hpp"
 #include "exchange/c10d/c10d_errors.hpp"
 #include "exchange/c10d/messages.hpp"
+#include "exchange/c10d/time_left.hpp"
 
 namespace graft::detail {
 namespace {
@@ -36,9 +37,7 @@ std::string tensor_text(const at::Tensor& t) {
 
 void await_work(const c10::intrusive_ptr<c10d::Work>& work, std::chrono::steady_clock::time_point deadline,
                 const std::string& context) {
-  const auto left = std::max(std::chrono::milliseconds(1),
-                             std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 deadline - std::chrono::steady_clock::now()));
+  const auto left = time_left(deadline);
   bool completed = false;
   try {
     completed = work->wait(left);

@@ -59,7 +59,7 @@ nlohmann::json layout_record(const graft_config& config, const rank_layout& layo
   record.update(token.record());
   record["baseline_world_size"] = layout.baseline_world_size;
   record["target_world_size"] = layout.target_world_size;
-  record["backend"] = config.backend;
+  record["backend"] = config.c10d.backend;
   return record;
 }
 
@@ -113,7 +113,7 @@ class agreement {
                              process_text(process_record(layout_)) +
                              ", so the graft world does not form. Each graft rank must be one process: check "
                              "RANK, WORLD_SIZE and DUMPER_GRAFTER_ROLE of every process, and that no process of "
-                             "another run uses master_port " + std::to_string(config_.master_port) +
+                             "another run uses master_port " + std::to_string(config_.c10d.master_port) +
                              " (a world token keeps worlds apart: " + graft_config::env_name("world_token") + ")";
     const std::string verdict = decide(both);
     if (verdict != kFormed) fail_with(verdict);
@@ -245,7 +245,7 @@ class agreement {
       GRAFT_THROW(config_error, endpoint_text(config_, layout_) + ": the layout record of " +
                                     rank_text(layout_, graft_rank) + " in the store is not one graft writes" +
                                     " (another program, or a graft release of another record format, uses port " +
-                                    std::to_string(config_.master_port) +
+                                    std::to_string(config_.c10d.master_port) +
                                     "). Give this world a master_port no other program uses, and run one graft "
                                     "release on every process");
     }
@@ -316,8 +316,8 @@ void agree_on_layout(c10d::Store& store, const graft_config& config, const rank_
     a.publish(token);
     a.await_formed();
   } catch (...) {
-    rethrow_as_graft_error(rank_text(layout, me) + ": the rendezvous store at " + config.master_address + ":" +
-                               std::to_string(config.master_port) + " failed during the layout check",
+    rethrow_as_graft_error(rank_text(layout, me) + ": the rendezvous store at " + config.c10d.master_address + ":" +
+                               std::to_string(config.c10d.master_port) + " failed during the layout check",
                            "graft rank 0 hosts the store: check that it is still running and not stopped (by a "
                            "debugger or SIGSTOP)");
   }

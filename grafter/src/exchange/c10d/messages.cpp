@@ -22,8 +22,8 @@ std::string endpoint_text(const graft_config& config, const rank_layout& layout)
   const int me = layout.graft_rank();
   return "graft rank " + std::to_string(me) + " of " + std::to_string(layout.graft_world_size()) + " (" +
          std::string(to_string(layout.side)) + " rank " + std::to_string(layout.local_rank) + ") at " +
-         config.master_address + ":" + std::to_string(config.master_port) + ", group '" +
-         config.group_name + "'";
+         config.c10d.master_address + ":" + std::to_string(config.c10d.master_port) + ", group '" +
+         config.c10d.group_name + "'";
 }
 
 }  // namespace graft::detail

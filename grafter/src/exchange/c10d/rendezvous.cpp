@@ -22,6 +22,7 @@
 #include "exchange/c10d/nccl_blocking_wait.hpp"
 #include "exchange/c10d/store_deadline.hpp"
 #include "exchange/c10d/store_listening.hpp"
+#include "exchange/c10d/time_left.hpp"
 
 namespace graft::detail {
 namespace {
@@ -29,8 +30,8 @@ namespace {
 // Resolving up front turns a typo in the address into an immediate, named
 // error; c10d's client would retry it until the timeout.
 void check_address_resolves(const graft_config& config) {
-  if (const int error = resolve_host(config.master_address).lookup_error; error != 0) {
-    GRAFT_THROW(config_error, "master_address: '" + config.master_address + "' does not resolve (" +
+  if (const int error = resolve_host(config.c10d.master_address).lookup_error; error != 0) {
+    GRAFT_THROW(config_error, "master_address: '" + config.c10d.master_address + "' does not resolve (" +
                                   gai_strerror(error) +
                                   "); set it to a host name or IP address every process can reach");
   }
@@ -63,20 +64,18 @@ std::shared_ptr<gloo::transport::Device> make_gloo_device(const std::string& mas
 // (store_listening.hpp), then connects at once.
 c10::intrusive_ptr<c10d::Store> connect_store(const graft_config& config, c10d::TCPStoreOptions options,
                                               std::chrono::steady_clock::time_point deadline) {
-  if (!await_listening(config.master_address, config.master_port, deadline)) {
+  if (!await_listening(config.c10d.master_address, config.c10d.master_port, deadline)) {
     throw std::runtime_error("timed out: nothing listened on the port");
   }
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-  // At least a second: c10d's store connects in whole seconds.
-  options.timeout = std::max(left, std::chrono::milliseconds(std::chrono::seconds(1)));
-  return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
+  options.timeout = time_left(deadline, std::chrono::seconds(1));
+  return c10::make_intrusive<c10d::TCPStore>(config.c10d.master_address, options);
 }
 
 c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const rank_layout& layout,
                                            std::chrono::milliseconds timeout,
                                            std::chrono::steady_clock::time_point deadline) {
   c10d::TCPStoreOptions options;
-  options.port = static_cast<std::uint16_t>(config.master_port);
+  options.port = static_cast<std::uint16_t>(config.c10d.master_port);
   options.isServer = layout.graft_rank() == 0;
   // The layout check that follows is the barrier: it names missing ranks.
   options.waitWorkers = false;
@@ -84,16 +83,16 @@ c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const ran
   // a host given less could never reach its own store. Waits on the store
   // keep the configured deadline (agree_on_layout polls).
   options.timeout = std::max(timeout, std::chrono::milliseconds(std::chrono::seconds(1)));
-  const std::string where = config.master_address + ":" + std::to_string(config.master_port);
+  const std::string where = config.c10d.master_address + ":" + std::to_string(config.c10d.master_port);
   try {
     if (!options.isServer) return connect_store(config, options, deadline);
-    return c10::make_intrusive<c10d::TCPStore>(config.master_address, options);
+    return c10::make_intrusive<c10d::TCPStore>(config.c10d.master_address, options);
   } catch (...) {
     if (options.isServer) {
       rethrow_as_graft_error(
           endpoint_text(config, layout) + ": cannot host the rendezvous store on port " +
-              std::to_string(config.master_port),
-          "Is another process (or an earlier run) using port " + std::to_string(config.master_port) +
+              std::to_string(config.c10d.master_port),
+          "Is another process (or an earlier run) using port " + std::to_string(config.c10d.master_port) +
               "? Choose a free master_port, the same on both sides, or stop that process");
     }
     rethrow_as_graft_error(
@@ -106,12 +105,6 @@ c10::intrusive_ptr<c10d::Store> open_store(const graft_config& config, const ran
 
 constexpr int kGlooConnectWaits = 5;
 
-// What is left of the deadline, at least a millisecond.
-std::chrono::milliseconds time_left(std::chrono::steady_clock::time_point deadline) {
-  return std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                    deadline - std::chrono::steady_clock::now()));
-}
-
 // Gloo waits five times its timeout for a pair's first connection (its
 // tcp/pair.h), so the group is given a fifth of what is left: a peer that
 // never connects is given up at the deadline, not four timeouts after it.
@@ -123,7 +116,7 @@ c10::intrusive_ptr<c10d::ProcessGroupGloo> make_gloo_group(const c10::intrusive_
   try {
     auto options = c10d::ProcessGroupGloo::Options::create(
         std::max(std::chrono::milliseconds(1), time_left(deadline) / kGlooConnectWaits));
-    options->devices.push_back(make_gloo_device(config.master_address));
+    options->devices.push_back(make_gloo_device(config.c10d.master_address));
     return c10::make_intrusive<c10d::ProcessGroupGloo>(c10::make_intrusive<c10d::PrefixStore>("gloo", store),
                                                        layout.graft_rank(), layout.graft_world_size(), options);
   } catch (...) {
@@ -154,14 +147,14 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
 // answer, first or later, within the timeout.
 [[noreturn]] void throw_store_silent(const graft_config& config, const rank_layout& layout, bool answered_before) {
   GRAFT_THROW(timeout_error,
-              endpoint_text(config, layout) + ": the rendezvous store at " + config.master_address + ":" +
-                  std::to_string(config.master_port) +
+              endpoint_text(config, layout) + ": the rendezvous store at " + config.c10d.master_address + ":" +
+                  std::to_string(config.c10d.master_port) +
                   (answered_before ? " stopped answering during the rendezvous: no answer"
                                    : " took the connection but did not answer its first request") +
                   " within " + seconds_text(config.timeout_seconds) +
                   ". Graft rank 0 (baseline rank 0) hosts it: check that it is running and not stopped (by a "
                   "debugger or SIGSTOP), and that no other program listens on port " +
-                  std::to_string(config.master_port));
+                  std::to_string(config.c10d.master_port));
 }
 
 // The first request: a wait on a key this rank has just set, whose timeout
@@ -171,17 +164,17 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
 void check_store_answers(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                          std::chrono::steady_clock::time_point deadline) {
   const std::string key = "answers/" + std::to_string(layout.graft_rank());
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  const auto left = time_left(deadline, std::chrono::seconds(1));
   try {
     store.set(key, std::vector<std::uint8_t>{1});
-    store.wait({key}, std::max(left, std::chrono::milliseconds(std::chrono::seconds(1))));
+    store.wait({key}, left);
   } catch (...) {
     rethrow_as_graft_error(
-        endpoint_text(config, layout) + ": the rendezvous store at " + config.master_address + ":" +
-            std::to_string(config.master_port) + " took the connection but did not answer its first request " +
+        endpoint_text(config, layout) + ": the rendezvous store at " + config.c10d.master_address + ":" +
+            std::to_string(config.c10d.master_port) + " took the connection but did not answer its first request " +
             "within " + seconds_text(config.timeout_seconds),
         "Graft rank 0 (baseline rank 0) hosts it: check that it is running and not stopped (by a debugger or "
-        "SIGSTOP), and that no other program listens on port " + std::to_string(config.master_port));
+        "SIGSTOP), and that no other program listens on port " + std::to_string(config.c10d.master_port));
   }
 }
 
@@ -192,14 +185,15 @@ void check_store_answers(c10d::Store& store, const graft_config& config, const r
 void await_every_rank_at_groups(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                                 std::chrono::steady_clock::time_point deadline) {
   const auto key = [](int graft_rank) { return "groups/" + std::to_string(graft_rank); };
-  store.set(key(layout.graft_rank()), std::vector<std::uint8_t>{1});
   std::vector<std::string> keys;
   for (int r = 0; r < layout.graft_world_size(); ++r) keys.push_back(key(r));
   try {
+    store.set(key(layout.graft_rank()), std::vector<std::uint8_t>{1});
     store.wait(keys, time_left(deadline));
     return;
   } catch (const std::exception&) {
-    // Named below: the ranks whose key never came.
+    // Named below: the ranks whose key never came (this one's own, if the
+    // store failed before it was set).
   }
   std::string missing;
   try {
@@ -228,7 +222,7 @@ bool c10d_groups::has_nccl() const {
 }
 
 void check_c10d_config(const graft_config& config) {
-  if (config.backend == "nccl") {
+  if (config.c10d.backend == "nccl") {
 #ifndef GRAFT_WITH_NCCL
     GRAFT_THROW(config_error,
                 "backend: 'nccl' needs a CUDA build of libtorch, and graft was built without NCCL "
@@ -237,14 +231,14 @@ void check_c10d_config(const graft_config& config) {
 #else
     require_nccl_blocking_wait();
 #endif
-  } else if (config.backend != "gloo") {
-    GRAFT_THROW(config_error, "backend: '" + config.backend + "' is not supported; use gloo or nccl");
+  } else if (config.c10d.backend != "gloo") {
+    GRAFT_THROW(config_error, "backend: '" + config.c10d.backend + "' is not supported; use gloo or nccl");
   }
-  if (config.master_address.empty()) {
+  if (config.c10d.master_address.empty()) {
     GRAFT_THROW(config_error, "master_address: empty; set it to the host of baseline rank 0");
   }
-  if (config.master_port < 1 || config.master_port > 65535) {
-    GRAFT_THROW(config_error, "master_port: " + std::to_string(config.master_port) +
+  if (config.c10d.master_port < 1 || config.c10d.master_port > 65535) {
+    GRAFT_THROW(config_error, "master_port: " + std::to_string(config.c10d.master_port) +
                                   " is not a TCP port; use a free port in 1..65535");
   }
   if (const auto problem = graft_config::timeout_problem(config.timeout_seconds)) {
@@ -265,11 +259,11 @@ met_world meet_at_store(const graft_config& config, const rank_layout& layout) {
   met_world met{{}, deadline};
   // A second past the deadline: the rendezvous's own bounded waits (a rank
   // that never comes, named by agree_on_layout) end first and say more.
-  store_deadline watchdog(config.master_address, config.master_port, deadline + std::chrono::seconds(1));
+  store_deadline watchdog(config.c10d.master_address, config.c10d.master_port, deadline + std::chrono::seconds(1));
   bool answered = false;
   try {
     met.store =
-        c10::make_intrusive<c10d::PrefixStore>(config.group_name, open_store(config, layout, timeout, deadline));
+        c10::make_intrusive<c10d::PrefixStore>(config.c10d.group_name, open_store(config, layout, timeout, deadline));
     check_store_answers(*met.store, config, layout, deadline);
     answered = true;
     agree_on_layout(*met.store, config, layout, deadline);
@@ -288,7 +282,7 @@ c10d_groups join_graft_world(const graft_config& config, const rank_layout& layo
   groups.store = met.store;
   {
     // As in meet_at_store: a store that stops answering ends the wait at the deadline.
-    store_deadline watchdog(config.master_address, config.master_port, met.deadline + std::chrono::seconds(1));
+    store_deadline watchdog(config.c10d.master_address, config.c10d.master_port, met.deadline + std::chrono::seconds(1));
     try {
       await_every_rank_at_groups(*groups.store, config, layout, met.deadline);
     } catch (const graft::error&) {
@@ -300,7 +294,7 @@ c10d_groups join_graft_world(const graft_config& config, const rank_layout& layo
   }
   groups.gloo = make_gloo_group(groups.store, config, layout, met.deadline);
 #ifdef GRAFT_WITH_NCCL
-  if (config.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, exchange_timeout(config));
+  if (config.c10d.backend == "nccl") groups.nccl = make_nccl_group(groups.store, config, layout, exchange_timeout(config));
 #endif
   return groups;
 }

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "exchange/c10d/host_addresses.hpp"
+#include "exchange/c10d/time_left.hpp"
 
 namespace graft::detail {
 namespace {
@@ -23,8 +24,7 @@ void set_port(sockaddr_storage& address, int port) {
 }
 
 int milliseconds_until(std::chrono::steady_clock::time_point deadline) {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-  return static_cast<int>(std::clamp<long long>(left.count(), 0, 1000));
+  return static_cast<int>(std::min<long long>(time_left(deadline, std::chrono::milliseconds(0)).count(), 1000));
 }
 
 bool connects(sockaddr_storage address, int port, std::chrono::steady_clock::time_point deadline) {

@@ -39,7 +39,7 @@ world_token world_token::from_record(const nlohmann::json& record) {
 }
 
 world_token host_token(const graft_config& config) {
-  if (config.world_token) return {digest_of(*config.world_token), true};
+  if (config.c10d.world_token) return {digest_of(*config.c10d.world_token), true};
   std::random_device entropy;
   const std::uint64_t high = (std::uint64_t{entropy()} << 32) | entropy();
   const std::uint64_t low = (std::uint64_t{entropy()} << 32) | entropy();
@@ -48,7 +48,7 @@ world_token host_token(const graft_config& config) {
 
 std::optional<std::string> admission_problem(const graft_config& config, const world_token& hosts) {
   const std::string variable = graft_config::env_name("world_token");
-  if (!config.world_token) {
+  if (!config.c10d.world_token) {
     if (!hosts.from_configuration) return std::nullopt;
     return "that world has a world token and this process has none: set " + variable +
            " to that world's token here, or give this process a master_port of its own";
@@ -57,14 +57,14 @@ std::optional<std::string> admission_problem(const graft_config& config, const w
     return "this process has a world token and that world was started without one: set the same " + variable +
            " on every process of the world, or give this process a master_port of its own";
   }
-  if (digest_of(*config.world_token) == hosts.digest) return std::nullopt;
+  if (digest_of(*config.c10d.world_token) == hosts.digest) return std::nullopt;
   return "that world's token differs from this process's " + variable +
          ": this process belongs to another world; give each world a master_port of its own, or the same " +
          "token to every process of one world";
 }
 
 world_token joining_token(const graft_config& config, const world_token& hosts) {
-  return config.world_token ? world_token{digest_of(*config.world_token), true} : hosts;
+  return config.c10d.world_token ? world_token{digest_of(*config.c10d.world_token), true} : hosts;
 }
 
 }  // namespace graft::detail

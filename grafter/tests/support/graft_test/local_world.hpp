@@ -25,8 +25,8 @@ struct local_world {
   static graft::graft_config default_config() {
     graft::graft_config c;
     c.enable = true;
-    c.master_address = "127.0.0.1";
-    c.master_port = 1;  // unused by the in-process exchange
+    c.c10d.master_address = "127.0.0.1";
+    c.c10d.master_port = 1;  // unused by the in-process exchange
     c.timeout_seconds = 10;
     c.b2t_filter = "name == 'x'";
     return c;
