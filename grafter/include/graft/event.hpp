@@ -44,6 +44,37 @@ inline constexpr std::array<event_kind, 14> kEventKinds{
 // The kind's name in events: "recv_grafted".
 std::string_view to_string(event_kind kind);
 
+// Why a call was skipped: the error_kind of recv_skipped, compare_skipped and
+// send_skipped events. Each leaves the target unchanged (recv_guard.cpp says
+// where a transform or a failed device is the exception).
+enum class skip_kind {
+  sender_absent,           // a sender took part as absent; its tensor is missing
+  transform_load,          // the transform could not be loaded
+  transform_error,         // the transform refused the call (a graft::transform_error)
+  transform_raised,        // the transform threw anything else
+  transform_wrote_target,  // the transform wrote into the target itself
+  transform_undefined,     // the transform returned an undefined tensor
+  shape_mismatch,          // the candidate's shape is not the target's
+  dtype_incompatible,      // the candidate cannot become the target's dtype (complex to real)
+  cast_out_of_range,       // the candidate's values do not fit the target's integer dtype
+  ungraftable_target,      // the target cannot be written (sparse, quantized, nested, meta)
+  ungraftable_tensor,      // the sender's tensor cannot travel (send_skipped)
+  cuda_failed,             // the device failed during graft's CUDA pass
+  copy_failed,             // writing the candidate into the target failed
+  internal,                // an unexpected failure, such as running out of memory
+};
+
+// Every skip kind, in declaration order.
+inline constexpr std::array<skip_kind, 14> kSkipKinds{
+    skip_kind::sender_absent,       skip_kind::transform_load,     skip_kind::transform_error,
+    skip_kind::transform_raised,    skip_kind::transform_wrote_target, skip_kind::transform_undefined,
+    skip_kind::shape_mismatch,      skip_kind::dtype_incompatible, skip_kind::cast_out_of_range,
+    skip_kind::ungraftable_target,  skip_kind::ungraftable_tensor, skip_kind::cuda_failed,
+    skip_kind::copy_failed,         skip_kind::internal};
+
+// The skip kind's name in events: "shape_mismatch".
+std::string_view to_string(skip_kind kind);
+
 struct event {
   std::string kind;  // to_string(event_kind) for the grafter's own events
   nlohmann::json fields = nlohmann::json::object();  // kind-specific

@@ -88,6 +88,42 @@ nlohmann::json tags_json(const tags& t) {
   return out;
 }
 
+// The fields of the events a call can meet before its graft; `matched` names
+// the filters it matched ("b2t_filter").
+
+nlohmann::json non_tensor_fields(const tags& t, direction dir, const std::string& matched, const at::Tensor* value,
+                                 std::string_view type_name) {
+  const std::string got = value != nullptr ? "an undefined tensor" : "type=" + std::string(type_name);
+  return {{"tags", tags_json(t)},
+          {"direction", to_string(dir)},
+          {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
+          {"message", "tags " + t.to_display_string() + " matched " + matched +
+                          " but the value is not a tensor (got " + got +
+                          "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}};
+}
+
+nlohmann::json send_skipped_fields(const tags& t, direction dir, const std::string& matched, const at::Tensor& value,
+                                   const std::string& why) {
+  return {{"tags", tags_json(t)},
+          {"direction", to_string(dir)},
+          {"tensor", describe_layout(value)},
+          {"error_kind", to_string(skip_kind::ungraftable_tensor)},
+          {"message", "tags " + t.to_display_string() + " matched " + matched + " but the tensor cannot be sent: " +
+                          why + "; this rank takes part as 'absent', so its receivers skip this call"}};
+}
+
+nlohmann::json desync_fields(const tags& t, direction dir, std::uint64_t sequence, const std::exception& e) {
+  return {{"tags", tags_json(t)}, {"direction", to_string(dir)}, {"sequence", sequence},
+          {"message", exception_message(e)}};
+}
+
+nlohmann::json exchange_failed_fields(const tags& t, direction dir, const std::exception& e) {
+  return {{"phase", "exchange"},
+          {"tags", tags_json(t)},
+          {"direction", to_string(dir)},
+          {"message", exception_message(e) + "; the grafter is now disabled on this rank"}};
+}
+
 }  // namespace
 
 grafter::grafter(graft_config config, side_rank local, grafter_options options)
@@ -227,17 +263,7 @@ std::optional<received> grafter::contribute(const matched_call& call, const at::
                                             const nlohmann::json& extras) {
   state& s = *state_;
   const bool has_tensor = value != nullptr && value->defined();
-  if (!has_tensor) {
-    const std::string got = value != nullptr ? "an undefined tensor" : "type=" + std::string(type_name);
-    s.emit(event_kind::non_tensor,
-           {{"tags", tags_json(t)},
-            {"direction", to_string(call.dir)},
-            {"value_type", value != nullptr ? "undefined tensor" : std::string(type_name)},
-            {"message", "tags " + t.to_display_string() + " matched " + call.filters +
-                            " but the value is not a tensor (got " + got +
-                            "); this rank takes part as 'absent'. Narrow the filter or pass a tensor"}});
-  }
-
+  if (!has_tensor) s.emit(event_kind::non_tensor, non_tensor_fields(t, call.dir, call.filters, value, type_name));
   if (!s.group && !ensure_group()) return std::nullopt;
 
   // A tensor that cannot travel (sparse, quantized, meta, nested, or beyond
@@ -248,16 +274,7 @@ std::optional<received> grafter::contribute(const matched_call& call, const at::
   if (call.sends && has_tensor) {
     unsendable = detail::ungraftable_reason(*value);
     if (!unsendable) unsendable = s.group->cannot_carry(*value);
-  }
-  if (unsendable) {
-    s.emit(event_kind::send_skipped,
-           {{"tags", tags_json(t)},
-            {"direction", to_string(call.dir)},
-            {"tensor", describe_layout(*value)},
-            {"error_kind", "ungraftable_tensor"},
-            {"message", "tags " + t.to_display_string() + " matched " + call.filters +
-                            " but the tensor cannot be sent: " + *unsendable +
-                            "; this rank takes part as 'absent', so its receivers skip this call"}});
+    if (unsendable) s.emit(event_kind::send_skipped, send_skipped_fields(t, call.dir, call.filters, *value, *unsendable));
   }
 
   exchange_call exchanged;
@@ -275,17 +292,10 @@ std::optional<received> grafter::contribute(const matched_call& call, const at::
   try {
     incoming = s.group->run(exchanged, call.sends ? &outgoing : nullptr);
   } catch (const desync_error& e) {
-    s.emit(event_kind::desync, {{"tags", tags_json(t)},
-                                {"direction", to_string(call.dir)},
-                                {"sequence", s.sequence},
-                                {"message", exception_message(e)}});
+    s.emit(event_kind::desync, desync_fields(t, call.dir, s.sequence, e));
     return std::nullopt;
   } catch (const std::exception& e) {
-    s.emit(event_kind::group_error,
-           {{"phase", "exchange"},
-            {"tags", tags_json(t)},
-            {"direction", to_string(call.dir)},
-            {"message", exception_message(e) + "; the grafter is now disabled on this rank"}});
+    s.emit(event_kind::group_error, exchange_failed_fields(t, call.dir, e));
     active_ = false;
     return std::nullopt;
   }

@@ -38,9 +38,9 @@ enum class target_state {
 // the target as it was, unless a transform wrote into it itself or the
 // device failed while graft's CUDA kernel ran.
 struct skip : std::runtime_error {
-  skip(std::string kind_, const std::string& message, target_state left_ = target_state::unchanged)
-      : std::runtime_error(message), kind(std::move(kind_)), left(left_) {}
-  std::string kind;
+  skip(skip_kind kind_, const std::string& message, target_state left_ = target_state::unchanged)
+      : std::runtime_error(message), kind(kind_), left(left_) {}
+  skip_kind kind;
   target_state left;
 };
 
@@ -59,7 +59,7 @@ std::vector<at::Tensor> senders_on_target_device(const received& incoming, const
   for (std::size_t i = 0; i < incoming.tensors.size(); ++i) {
     const at::Tensor& t = incoming.tensors[i];
     if (!t.defined()) {
-      throw skip("sender_absent", "sender rank " + std::to_string(incoming.sender_ranks[i]) +
+      throw skip(skip_kind::sender_absent, "sender rank " + std::to_string(incoming.sender_ranks[i]) +
                                       " sent no tensor for this call (its value was not a tensor, or one that "
                                       "cannot travel: that rank's events say which); nothing to graft");
     }
@@ -72,11 +72,11 @@ at::Tensor call_transform(const transform& chosen, const graft_transform_input& 
   try {
     return chosen.fn(input);
   } catch (const transform_error& e) {
-    throw skip("transform_error", e.what());
+    throw skip(skip_kind::transform_error, e.what());
   } catch (const std::exception& e) {
-    throw skip("transform_raised", "transform '" + chosen.name + "' raised: " + exception_message(e));
+    throw skip(skip_kind::transform_raised, "transform '" + chosen.name + "' raised: " + exception_message(e));
   } catch (...) {
-    throw skip("transform_raised", std::string("transform '") + chosen.name +
+    throw skip(skip_kind::transform_raised, std::string("transform '") + chosen.name +
                                        "' raised something that is not a std::exception");
   }
 }
@@ -98,7 +98,7 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
     failed = s;
   }
   if (version && input.target._version() != *version) {
-    throw skip("transform_wrote_target",
+    throw skip(skip_kind::transform_wrote_target,
                "transform '" + chosen.name + "' wrote into the target (an in-place op on "
                "graft_transform_input::target or a view of it), which a transform may only read; so the "
                "call is skipped, nothing measured against the changed values and nothing written. Return a "
@@ -114,21 +114,21 @@ at::Tensor run_transform(const transform& chosen, const graft_transform_input& i
 void validate_candidate(const at::Tensor& candidate, const at::Tensor& target,
                         const std::string& transform_name, recv_outcome& outcome) {
   if (!candidate.defined()) {
-    throw skip("transform_undefined", "transform '" + transform_name + "' returned an undefined tensor");
+    throw skip(skip_kind::transform_undefined, "transform '" + transform_name + "' returned an undefined tensor");
   }
   if (candidate.sizes() != target.sizes()) {
-    throw skip("shape_mismatch", "transform '" + transform_name + "' returned shape " +
+    throw skip(skip_kind::shape_mismatch, "transform '" + transform_name + "' returned shape " +
                                      shape_string(candidate.sizes().vec()) + " but the target has shape " +
                                      shape_string(target.sizes().vec()) +
                                      "; a graft never broadcasts. Return a tensor of the target's shape");
   }
   if (candidate.is_complex() && !target.is_complex()) {
-    throw skip("dtype_incompatible", "transform '" + transform_name + "' returned complex " +
+    throw skip(skip_kind::dtype_incompatible, "transform '" + transform_name + "' returned complex " +
                                          dtype_name(candidate) + " for a real " + dtype_name(target) + " target");
   }
   if (candidate.scalar_type() != target.scalar_type()) {
     if (const std::optional<std::string> problem = integer_cast_problem(candidate, target)) {
-      throw skip("cast_out_of_range", "the candidate (" + dtype_name(candidate) + ") cannot be cast to the " +
+      throw skip(skip_kind::cast_out_of_range, "the candidate (" + dtype_name(candidate) + ") cannot be cast to the " +
                                           dtype_name(target) + " target: it holds " + *problem +
                                           "; graft a tensor whose dtype holds these values");
     }
@@ -198,7 +198,7 @@ auto on_cuda(const at::Tensor& target, Pass&& pass) {
   } catch (const detail::cuda_pass_error& e) {
     // The write may have happened: autograd's saved tensors must notice.
     if (!e.target_unchanged()) target.unsafeGetTensorImpl()->bump_version();
-    throw skip("cuda_failed", e.what(),
+    throw skip(skip_kind::cuda_failed, e.what(),
                e.target_unchanged() ? target_state::unchanged : target_state::maybe_partly_written);
   }
 }
@@ -283,99 +283,108 @@ std::optional<fused_plan> usable_plan(const transform& chosen, const graft_trans
 // only then throws (when it bumps the version): refuse it before writing.
 void check_writable(const at::Tensor& target) {
   if (target.is_inference() && !c10::InferenceMode::is_enabled()) {
-    throw skip("copy_failed",
+    throw skip(skip_kind::copy_failed,
                "the target is an inference tensor (created under c10::InferenceMode) and this "
                "dump point runs outside InferenceMode, where in-place writes to it are not "
                "allowed; call the grafter inside InferenceMode or pass a normal tensor");
   }
 }
 
+// The transform's view of this call; the sender tensors and extras move into it.
+graft_transform_input transform_input(recv_request& request) {
+  return graft_transform_input{request.call_tags,
+                               senders_on_target_device(request.incoming, request.target),
+                               std::move(request.incoming.extras),
+                               request.target,
+                               request.dir,
+                               request.layout.local_rank,
+                               request.layout.side_world_size(request.layout.side),
+                               std::move(request.incoming.sender_ranks)};
+}
+
+// Any other device, dtype or layout than the one-pass paths take: convert,
+// measure, then copy_.
+void conform_and_copy(const at::Tensor& candidate, const recv_request& request, recv_outcome& outcome) {
+  const at::Tensor& target = request.target;
+  const at::Tensor conformed = conform(candidate, target);
+  if (request.measure) {
+    outcome.before = describe(target);
+    outcome.candidate = describe(candidate);
+    outcome.metrics = compare(target, conformed);
+  } else {
+    outcome.before = describe_layout(target);
+    outcome.candidate = describe_layout(candidate);
+  }
+  if (!request.write) return;
+  check_writable(target);
+  try {
+    target.copy_(conformed);
+  } catch (const std::exception& e) {
+    throw skip(skip_kind::copy_failed, "copying the candidate into the target failed: " + exception_message(e));
+  }
+}
+
+// The graft (or, compare-only, its measurement) on the fastest path that
+// fits; returns when it is done and throws skip when it cannot be.
+void graft_or_skip(recv_request& request, recv_outcome& outcome) {
+  const at::Tensor& target = request.target;
+  if (const std::optional<std::string> why = ungraftable_reason(target)) {
+    throw skip(skip_kind::ungraftable_target, "the target cannot be written: " + *why);
+  }
+  if (request.chosen == nullptr) {
+    throw skip(skip_kind::transform_load, "the transform could not be loaded: " + request.transform_problem);
+  }
+  const transform& chosen = *request.chosen;
+  outcome.transform = chosen.name;
+  const graft_transform_input input = transform_input(request);
+
+  // Fused: no candidate tensor at all, one pass from the sender's tensor.
+  // (Compare-only runs the transform itself: the plan promises its values.)
+  if (const std::optional<fused_plan> plan = request.write ? usable_plan(chosen, input) : std::nullopt) {
+    const at::Tensor& source = input.received_list[plan->source];
+    validate_candidate(source, target, chosen.name, outcome);
+    const std::vector<std::int64_t> stride =
+        plan->scale == 1.0 ? source.strides().vec() : row_major_strides(source.sizes());
+    write_in_one_pass(source, plan->scale, target, stride, request.measure, outcome);
+    return;
+  }
+
+  const at::Tensor candidate = run_transform(chosen, input);
+  validate_candidate(candidate, target, chosen.name, outcome);
+  if (!request.write && request.measure && one_pass_operands(candidate, target)) {
+    measure_in_one_pass(candidate, target, outcome);
+  } else if (request.write && writes_in_one_pass(candidate, target)) {
+    write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, outcome);
+  } else {
+    conform_and_copy(candidate, request, outcome);
+  }
+}
+
 }  // namespace
 
 recv_outcome graft_received(recv_request request) {
-  const at::Tensor& target = request.target;
   recv_outcome outcome;
   outcome.n_senders = request.incoming.tensors.size();
   outcome.sender_ranks = request.incoming.sender_ranks;
   outcome.sender_extras = request.incoming.extras;
   try {
-    if (const std::optional<std::string> why = ungraftable_reason(target)) {
-      throw skip("ungraftable_target", "the target cannot be written: " + *why);
-    }
-    if (request.chosen == nullptr) {
-      throw skip("transform_load", "the transform could not be loaded: " + request.transform_problem);
-    }
-    const transform& chosen = *request.chosen;
-    outcome.transform = chosen.name;
-    std::vector<at::Tensor> on_target_device = senders_on_target_device(request.incoming, target);
-    const graft_transform_input input{request.call_tags,
-                                      std::move(on_target_device),
-                                      std::move(request.incoming.extras),
-                                      target,
-                                      request.dir,
-                                      request.layout.local_rank,
-                                      request.layout.side_world_size(request.layout.side),
-                                      std::move(request.incoming.sender_ranks)};
-
-    // Fused: no candidate tensor at all, one pass from the sender's tensor.
-    // (Compare-only runs the transform itself: the plan promises its values.)
-    if (const std::optional<fused_plan> plan = request.write ? usable_plan(chosen, input) : std::nullopt) {
-      const at::Tensor& source = input.received_list[plan->source];
-      validate_candidate(source, target, chosen.name, outcome);
-      const std::vector<std::int64_t> stride =
-          plan->scale == 1.0 ? source.strides().vec() : row_major_strides(source.sizes());
-      write_in_one_pass(source, plan->scale, target, stride, request.measure, outcome);
-      outcome.grafted = true;
-      return outcome;
-    }
-
-    const at::Tensor candidate = run_transform(chosen, input);
-    validate_candidate(candidate, target, chosen.name, outcome);
-    if (!request.write && request.measure && one_pass_operands(candidate, target)) {
-      measure_in_one_pass(candidate, target, outcome);
-      outcome.grafted = true;
-      return outcome;
-    }
-    if (request.write && writes_in_one_pass(candidate, target)) {
-      write_in_one_pass(candidate, 1.0, target, candidate.strides().vec(), request.measure, outcome);
-      outcome.grafted = true;
-      return outcome;
-    }
-
-    // Any other device, dtype or layout: convert, measure, then copy_.
-    const at::Tensor conformed = conform(candidate, target);
-    if (request.measure) {
-      outcome.before = describe(target);
-      outcome.candidate = describe(candidate);
-      outcome.metrics = compare(target, conformed);
-    } else {
-      outcome.before = describe_layout(target);
-      outcome.candidate = describe_layout(candidate);
-    }
-    if (request.write) {
-      check_writable(target);
-      try {
-        target.copy_(conformed);
-      } catch (const std::exception& e) {
-        throw skip("copy_failed", "copying the candidate into the target failed: " + exception_message(e));
-      }
-    }
+    graft_or_skip(request, outcome);
     outcome.grafted = true;
     return outcome;
   } catch (const skip& s) {
     outcome.error_kind = s.kind;
     outcome.message = s.what() + std::string(left_note(s.left));
   } catch (const std::exception& e) {
-    outcome.error_kind = "internal";
+    outcome.error_kind = skip_kind::internal;
     outcome.message = exception_message(e) + left_note(target_state::unchanged);
   }
   // Describing the target now describes what the call leaves: the target
   // unchanged, or as a transform that wrote into it left it. A device that
   // failed cannot be read: the layout still says which tensor it was.
   try {
-    outcome.before = request.measure ? describe(target) : describe_layout(target);
+    outcome.before = request.measure ? describe(request.target) : describe_layout(request.target);
   } catch (const std::exception&) {
-    outcome.before = describe_layout(target);
+    outcome.before = describe_layout(request.target);
   }
   return outcome;
 }
@@ -392,7 +401,7 @@ nlohmann::json recv_outcome::fields() const {
   if (candidate) out["candidate"] = *candidate;
   if (metrics) out["metrics"] = *metrics;
   if (!grafted) {
-    out["error_kind"] = error_kind;
+    out["error_kind"] = to_string(error_kind);
     out["message"] = message;
   }
   return out;

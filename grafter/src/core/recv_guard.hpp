@@ -51,7 +51,8 @@ struct recv_outcome {
   tensor_info before;  // the target before the graft (unchanged when skipped)
   std::optional<tensor_info> candidate;
   std::optional<diff_metrics> metrics;  // measured grafts only
-  std::string error_kind, message;      // skipped only
+  skip_kind error_kind = skip_kind::internal;  // skipped only
+  std::string message;                         // skipped only
 
   // recv_grafted / recv_skipped, or compare / compare_skipped for a
   // compare-only call.

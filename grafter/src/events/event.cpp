@@ -28,6 +28,26 @@ std::string_view to_string(event_kind kind) {
   return "unknown";
 }
 
+std::string_view to_string(skip_kind kind) {
+  switch (kind) {
+    case skip_kind::sender_absent: return "sender_absent";
+    case skip_kind::transform_load: return "transform_load";
+    case skip_kind::transform_error: return "transform_error";
+    case skip_kind::transform_raised: return "transform_raised";
+    case skip_kind::transform_wrote_target: return "transform_wrote_target";
+    case skip_kind::transform_undefined: return "transform_undefined";
+    case skip_kind::shape_mismatch: return "shape_mismatch";
+    case skip_kind::dtype_incompatible: return "dtype_incompatible";
+    case skip_kind::cast_out_of_range: return "cast_out_of_range";
+    case skip_kind::ungraftable_target: return "ungraftable_target";
+    case skip_kind::ungraftable_tensor: return "ungraftable_tensor";
+    case skip_kind::cuda_failed: return "cuda_failed";
+    case skip_kind::copy_failed: return "copy_failed";
+    case skip_kind::internal: return "internal";
+  }
+  return "unknown";
+}
+
 nlohmann::json event::to_json() const {
   nlohmann::json out = fields;
   out["schema_version"] = kEventSchemaVersion;
