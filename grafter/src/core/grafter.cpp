@@ -40,6 +40,22 @@ struct grafter::state {
   // are that call's alone.
   std::atomic<bool> call_in_flight{false};
 
+  // Loaded once, at construction. A failure is reported once; every later
+  // graft on this side is skipped with the same reason, and the host carries on.
+  void load_transform_once(const std::string& spec,
+                           const std::function<transform(std::string_view spec)>& custom_loader) {
+    try {
+      chosen_transform = custom_loader ? custom_loader(spec) : load_transform(spec);
+    } catch (const std::exception& e) {
+      transform_problem = exception_message(e);
+      nlohmann::json fields = {{"spec", spec}, {"message", transform_problem}};
+      if (const auto* load_error = dynamic_cast<const plugin_load_error*>(&e)) {
+        fields["error_kind"] = to_string(load_error->kind());
+      }
+      emit(event_kind::transform_load, std::move(fields));
+    }
+  }
+
   void emit(event_kind kind, nlohmann::json fields) const {
     event e;
     e.kind = std::string(to_string(kind));
@@ -124,6 +140,25 @@ nlohmann::json exchange_failed_fields(const tags& t, direction dir, const std::e
           {"message", exception_message(e) + "; the grafter is now disabled on this rank"}};
 }
 
+// The host's sink, plus the events file when events_path names one. The
+// user's wish for a copy of the events never stops the host program: a log
+// that cannot be opened is said once, and the host's sink goes on.
+std::shared_ptr<event_sink> with_events_file(std::shared_ptr<event_sink> sink,
+                                             const std::optional<std::string>& events_path,
+                                             const rank_layout& layout) {
+  if (!events_path) return sink;
+  const std::string path = expand_events_path(*events_path, to_string(layout.side), layout.local_rank,
+                                              layout.graft_rank(), static_cast<long>(::getpid()));
+  try {
+    return std::make_shared<multi_sink>(
+        std::vector<std::shared_ptr<event_sink>>{sink, std::make_shared<jsonl_file_sink>(path)});
+  } catch (const error& e) {
+    std::cerr << "graft: DUMPER_GRAFTER_EVENTS_PATH: " + std::string(e.what()) + "; grafting goes on without it\n"
+              << std::flush;
+    return sink;
+  }
+}
+
 }  // namespace
 
 grafter::grafter(graft_config config, side_rank local, grafter_options options)
@@ -136,21 +171,8 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
   state_->b2t = compile_optional(c.b2t_filter, "b2t_filter");
   state_->t2b = compile_optional(c.t2b_filter, "t2b_filter");
   state_->compare = compile_optional(c.compare_filter, "compare_filter");
-  state_->sink = options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr);
-  if (c.events_path) {
-    const std::string path = expand_events_path(*c.events_path, to_string(state_->layout.side),
-                                                state_->layout.local_rank, state_->layout.graft_rank(),
-                                                static_cast<long>(::getpid()));
-    // The user's wish for a copy of the events never stops the host program:
-    // a log that cannot be opened is said once, and the host's sink goes on.
-    try {
-      state_->sink = std::make_shared<multi_sink>(std::vector<std::shared_ptr<event_sink>>{
-          state_->sink, std::make_shared<jsonl_file_sink>(path)});
-    } catch (const error& e) {
-      std::cerr << "graft: DUMPER_GRAFTER_EVENTS_PATH: " + std::string(e.what()) + "; grafting goes on without it\n"
-                << std::flush;
-    }
-  }
+  state_->sink = with_events_file(options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr),
+                                  c.events_path, state_->layout);
   if (options.make_exchange) {
     state_->make_exchange = std::move(options.make_exchange);
   } else {
@@ -160,19 +182,7 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
   if (options.custom_transform) {
     state_->chosen_transform = std::move(options.custom_transform);
   } else if (c.transform_path) {
-    // Loaded once, here. A failure is reported once; every later graft on
-    // this side is skipped with the same reason, and the host carries on.
-    try {
-      state_->chosen_transform = options.load_transform ? options.load_transform(*c.transform_path)
-                                                        : load_transform(*c.transform_path);
-    } catch (const std::exception& e) {
-      state_->transform_problem = exception_message(e);
-      nlohmann::json fields = {{"spec", *c.transform_path}, {"message", state_->transform_problem}};
-      if (const auto* load_error = dynamic_cast<const plugin_load_error*>(&e)) {
-        fields["error_kind"] = to_string(load_error->kind());
-      }
-      state_->emit(event_kind::transform_load, std::move(fields));
-    }
+    state_->load_transform_once(*c.transform_path, options.load_transform);
   } else {
     state_->chosen_transform = identity_by_rank();
   }
