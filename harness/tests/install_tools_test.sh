@@ -85,6 +85,10 @@ run_graft list list
 expect_in_output list double_1x1
 expect_no_checkout_paths "$work/list.out"
 
+# An installed sample plugin's registry, read by the installed graft.
+run_graft plugins plugins "$prefix/lib/graft/transforms/libgraft_double_transform.so"
+expect_in_output plugins "double_it  [no fused plan]"
+
 # Quick CPU scenarios: a sample plugin loaded from the prefix, the reverse
 # direction, and a builtin transform across ranks; each checked against its
 # installed golden.

@@ -42,7 +42,7 @@ void tamper_string(nlohmann::json& snapshot) { snapshot["events"][0]["kind"] = "
 TEST(GraftCli, HelpOnEveryCommandExitsZero) {
   temp_dir dir;
   for (const char* command :
-       {"--help", "run --help", "diff --help", "review --help", "update --help", "list --help"}) {
+       {"--help", "run --help", "diff --help", "review --help", "update --help", "list --help", "plugins --help"}) {
     const auto r = graft(dir, command);
     EXPECT_EQ(r.exit_code, 0) << command << "\n" << r.output;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << command;

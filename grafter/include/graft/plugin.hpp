@@ -1,6 +1,6 @@
 #pragma once
 // The one header a transform plugin includes. A plugin is a shared library
-// that registers each transform with GRAFT_REGISTER_TRANSFORM:
+// that registers each transform with one line:
 //
 //   #include <graft/plugin.hpp>
 //   at::Tensor double_values(const graft::graft_transform_input& in) {
@@ -9,12 +9,13 @@
 //   GRAFT_REGISTER_TRANSFORM(double_it, double_values)
 //
 // and is named LIBRARY:SYMBOL in the grafter's transform spec
-// (libmy_transforms.so:double_it). The macro exports one extern "C" entry,
-// graft_transform_<SYMBOL>, returning a descriptor with a magic number, the
-// plugin ABI version and the libtorch version the plugin was built against;
-// the loader rejects anything else. The descriptor's call catches every
-// exception inside the plugin and hands back its message, so nothing unwinds
-// across the library boundary.
+// (libmy_transforms.so:double_it). Every registration of a library, from any
+// of its source files, lands in the library's one registry, which it exports
+// as graft_plugin_registry (plugin ABI 2, see graft/plugin_abi.hpp) with the
+// libtorch version it was built against; the loader rejects anything else.
+// Each transform runs behind a firewall that catches every exception inside
+// the plugin and hands back its message, so nothing unwinds across the
+// library boundary.
 //
 // A transform whose candidate is, for some calls, just a scaled sender tensor
 // can opt in to the grafter's fused path (no temporary, one pass into the
@@ -24,10 +25,6 @@
 //     return graft::fused_plan{static_cast<std::size_t>(in.recv_rank), 2.0};
 //   }
 //   GRAFT_REGISTER_FUSED_TRANSFORM(double_it, double_values, double_plan)
-//
-// It exports a second, optional entry, graft_fused_plan_<SYMBOL>, with its own
-// small versioned descriptor; the transform's descriptor is unchanged, so
-// plugins built without it load as before and always run unfused.
 //
 // Tensors cross as at::Tensor, so a plugin must be built against the same
 // libtorch (major.minor) as the grafter; the loader checks it. (DLPack would
@@ -39,70 +36,57 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <vector>
 
 #include <ATen/core/Tensor.h>
 #include <c10/util/Exception.h>
 #include <torch/version.h>
 
+#include <graft/plugin_abi.hpp>
 #include <graft/transform.hpp>
 
-namespace graft {
+// Symbols of this header that must stay inside the library that compiles
+// them, whatever visibility the library is built with.
+#define GRAFT_PLUGIN_LOCAL __attribute__((visibility("hidden")))
 
-// Bump when graft_transform_descriptor or graft_transform_input changes shape.
-inline constexpr std::uint32_t kGraftPluginAbiVersion = 1;
-// "GRAFTXFM" in ASCII: tells a descriptor apart from whatever else a symbol points to.
-inline constexpr std::uint64_t kGraftPluginMagic = 0x475241465458464dULL;
-// The prefix of every entry symbol: GRAFT_REGISTER_TRANSFORM(x, f) exports graft_transform_x.
-inline constexpr const char* kGraftTransformEntryPrefix = "graft_transform_";
+namespace graft::detail {
 
-// Runs the transform on in, storing the candidate in *out. Returns 0 on
-// success; otherwise nonzero with a NUL-terminated message in error_buffer
-// (truncated to error_capacity). Never throws.
-using graft_transform_call = int (*)(const graft_transform_input* in, at::Tensor* out,
-                                     char* error_buffer, std::size_t error_capacity);
+// The transforms one library registered, in registration order, and the
+// registry that shows them. Hidden, like every function that holds a static
+// here: in a library built without -fvisibility=hidden, a static inside a
+// default-visibility inline function is one object for the whole process
+// (STB_GNU_UNIQUE, even under RTLD_LOCAL), and every plugin loaded would
+// register into the first one's list.
+class GRAFT_PLUGIN_LOCAL plugin_registry_builder {
+ public:
+  void add(const plugin_registry_entry& entry) { entries_.push_back(entry); }
 
-// Layout rule: magic and abi_version stay first in every ABI version, so the
-// loader can read them before trusting the rest.
-struct graft_transform_descriptor {
-  std::uint64_t magic;
-  std::uint32_t abi_version;
-  const char* torch_version;  // TORCH_VERSION of the plugin's build
-  const char* name;           // the SYMBOL it was registered under
-  graft_transform_call call;
+  // Built on the first call, after the library's static initialisers (and
+  // so all its registrations) have run.
+  const plugin_registry* registry() const {
+    static const plugin_registry built{kGraftPluginMagic,
+                                       kGraftPluginAbiVersion,
+                                       static_cast<std::uint32_t>(sizeof(plugin_registry)),
+                                       TORCH_VERSION,
+                                       entries_.size(),
+                                       entries_.data()};
+    return &built;
+  }
+
+ private:
+  std::vector<plugin_registry_entry> entries_;
 };
 
-using graft_transform_entry = const graft_transform_descriptor* (*)();
+inline GRAFT_PLUGIN_LOCAL plugin_registry_builder& this_library_registry() {
+  static plugin_registry_builder builder;
+  return builder;
+}
 
-// The fused-plan entry (optional, beside a transform's entry). Bump its
-// version when graft_fused_plan_descriptor or graft_plugin_fused_plan changes;
-// the loader ignores a plan entry of another version (the transform then runs
-// unfused, with the same results).
-inline constexpr std::uint32_t kGraftFusedPlanAbiVersion = 1;
-// "GRAFTPLN" in ASCII.
-inline constexpr std::uint64_t kGraftFusedPlanMagic = 0x4752414654504c4eULL;
-inline constexpr const char* kGraftFusedPlanEntryPrefix = "graft_fused_plan_";
-
-// graft::fused_plan as it crosses the library boundary.
-struct graft_plugin_fused_plan {
-  std::uint64_t source;
-  double scale;
+struct GRAFT_PLUGIN_LOCAL transform_registration {
+  explicit transform_registration(const plugin_registry_entry& entry) {
+    this_library_registry().add(entry);
+  }
 };
-
-// Returns 1 and fills *plan when this call's candidate is exactly
-// plan->scale * in->received_list[plan->source]; 0 when it has no plan (also
-// when the plan function threw). Never throws.
-using graft_fused_plan_call = int (*)(const graft_transform_input* in,
-                                      graft_plugin_fused_plan* plan);
-
-struct graft_fused_plan_descriptor {
-  std::uint64_t magic;
-  std::uint32_t abi_version;
-  graft_fused_plan_call plan;
-};
-
-using graft_fused_plan_entry = const graft_fused_plan_descriptor* (*)();
-
-namespace detail {
 
 inline void copy_plugin_error(const char* message, char* buffer, std::size_t capacity) {
   if (buffer == nullptr || capacity == 0) return;
@@ -144,37 +128,49 @@ int plan_guarded(function_type&& fn, const graft_transform_input* in,
   }
 }
 
-}  // namespace detail
-}  // namespace graft
+}  // namespace graft::detail
 
-// GRAFT_REGISTER_TRANSFORM(symbol, function): exports transform `symbol`, where
-// function is `at::Tensor function(const graft::graft_transform_input&)`.
-// Use once per symbol, at namespace scope, in exactly one source file.
-#define GRAFT_REGISTER_TRANSFORM(symbol, function)                                           \
-  extern "C" __attribute__((visibility("default"))) const ::graft::graft_transform_descriptor* \
-      graft_transform_##symbol() {                                                           \
-    static const ::graft::graft_transform_descriptor descriptor{                             \
-        ::graft::kGraftPluginMagic, ::graft::kGraftPluginAbiVersion, TORCH_VERSION, #symbol,  \
-        +[](const ::graft::graft_transform_input* in, at::Tensor* out, char* error_buffer,    \
-            std::size_t error_capacity) -> int {                                             \
-          return ::graft::detail::call_guarded(function, in, out, error_buffer,              \
-                                               error_capacity);                              \
-        }};                                                                                  \
-    return &descriptor;                                                                      \
-  }
+// The library's registry, the one symbol a plugin exports. Inline, so that
+// every source file of the library may define it; a registration references
+// it, so that it is emitted (an inline function is emitted only where used)
+// by exactly the libraries that register transforms, never by a program that
+// merely includes this header.
+extern "C" __attribute__((visibility("default"))) inline const ::graft::plugin_registry*
+graft_plugin_registry() {
+  return ::graft::detail::this_library_registry().registry();
+}
+
+// GRAFT_REGISTER_TRANSFORM(symbol, function): registers transform `symbol`,
+// where function is `at::Tensor function(const graft::graft_transform_input&)`.
+// Use once per symbol and library, at namespace scope, in any source file of
+// the library (a symbol registered twice in one library fails to link).
+#define GRAFT_REGISTER_TRANSFORM(symbol, function) \
+  GRAFT_DETAIL_REGISTER_TRANSFORM(symbol, function, nullptr)
 
 // GRAFT_REGISTER_FUSED_TRANSFORM(symbol, function, plan_function): as
-// GRAFT_REGISTER_TRANSFORM, plus the fused-plan entry graft_fused_plan_symbol,
-// where plan_function is
+// GRAFT_REGISTER_TRANSFORM, with a fused plan, where plan_function is
 // `std::optional<graft::fused_plan> plan_function(const graft::graft_transform_input&)`.
 // The plan must describe exactly what function returns for that call.
-#define GRAFT_REGISTER_FUSED_TRANSFORM(symbol, function, plan_function)                          \
-  GRAFT_REGISTER_TRANSFORM(symbol, function)                                                     \
-  extern "C" __attribute__((visibility("default"))) const ::graft::graft_fused_plan_descriptor* \
-      graft_fused_plan_##symbol() {                                                              \
-    static const ::graft::graft_fused_plan_descriptor descriptor{                                \
-        ::graft::kGraftFusedPlanMagic, ::graft::kGraftFusedPlanAbiVersion,                       \
-        +[](const ::graft::graft_transform_input* in, ::graft::graft_plugin_fused_plan* plan)    \
-            -> int { return ::graft::detail::plan_guarded(plan_function, in, plan); }};          \
-    return &descriptor;                                                                          \
+#define GRAFT_REGISTER_FUSED_TRANSFORM(symbol, function, plan_function)                    \
+  GRAFT_DETAIL_REGISTER_TRANSFORM(                                                         \
+      symbol, function,                                                                    \
+      +[](const ::graft::graft_transform_input* in, ::graft::graft_plugin_fused_plan* plan) \
+          -> int { return ::graft::detail::plan_guarded(plan_function, in, plan); })
+
+// One registration: the entry added to the library's registry at load time;
+// a hidden per-library marker whose second definition is a link error; and
+// the reference that makes this source file emit graft_plugin_registry.
+#define GRAFT_DETAIL_REGISTER_TRANSFORM(symbol, function, plan_call)                              \
+  extern "C" GRAFT_PLUGIN_LOCAL const char graft_transform_registered_twice_##symbol = 0;        \
+  namespace {                                                                                     \
+  const ::graft::detail::transform_registration graft_registration_##symbol{                     \
+      ::graft::plugin_registry_entry{                                                             \
+          #symbol,                                                                                \
+          +[](const ::graft::graft_transform_input* in, at::Tensor* out, char* error_buffer,      \
+              std::size_t error_capacity) -> int {                                                \
+            return ::graft::detail::call_guarded(function, in, out, error_buffer, error_capacity); \
+          },                                                                                      \
+          plan_call}};                                                                            \
+  __attribute__((used)) const ::graft::plugin_registry_function graft_registry_of_##symbol =     \
+      &::graft_plugin_registry;                                                                   \
   }

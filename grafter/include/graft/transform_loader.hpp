@@ -8,6 +8,8 @@
 //   LIBRARY:SYMBOL                            a transform from a plugin library
 //       /abs/or/rel/path/libmy_transforms.so:double_it
 //       libmy_transforms.so:double_it
+//     (SYMBOL: the name the transform is registered under in the library's
+//     registry, see graft/plugin.hpp)
 //   pkg.module.symbol                         a Python callable (the reference's form)
 //       my_transforms.double_it
 //
@@ -28,36 +30,10 @@
 #include <string>
 #include <string_view>
 
-#include <graft/error.hpp>
+#include <graft/plugin_load_error.hpp>
 #include <graft/transform.hpp>
 
 namespace graft {
-
-// The ways a spec can fail to become a transform.
-enum class plugin_load_error_kind {
-  malformed_spec,     // no ':', an empty part, a bad SYMBOL, an unknown built-in or option
-  library_not_found,  // dlopen failed for every place searched (or the file is no library)
-  symbol_not_found,   // neither graft_transform_SYMBOL nor SYMBOL is in the library
-  not_a_transform,    // SYMBOL exists but was not registered with GRAFT_REGISTER_TRANSFORM
-  abi_mismatch,       // plugin ABI or libtorch version differs from the grafter's
-};
-
-// Why a spec could not become a transform; kind() tells the cases apart and
-// what() names the offending part and the fix.
-class plugin_load_error : public plugin_error {
- public:
-  plugin_load_error(plugin_load_error_kind kind, const std::string& message)
-      : plugin_error(message), kind_(kind) {}
-  plugin_load_error_kind kind() const noexcept { return kind_; }
-
- private:
-  plugin_load_error_kind kind_;
-};
-
-std::string_view to_string(plugin_load_error_kind kind);
-
-// The environment variable holding extra plugin directories.
-inline constexpr const char* kGraftPluginPathEnv = "GRAFT_PLUGIN_PATH";
 
 // A message describing what is wrong with the spec's syntax, or nullopt if it
 // is well formed. Checks syntax only (no file access), for config validation.

@@ -1,5 +1,5 @@
-// load_transform: spec -> built-in, or plugin library + vetted descriptor,
-// with one loaded instance per (library file, symbol) while any copy lives.
+// load_transform: spec -> built-in, or plugin library + its vetted registry's
+// entry, with one loaded instance per (library file, symbol) while any copy lives.
 
 #include <graft/transform_loader.hpp>
 
@@ -9,10 +9,10 @@
 #include <memory>
 #include <mutex>
 
-#include <graft/plugin.hpp>
+#include <graft/plugin_abi.hpp>
 
-#include "plugin/library_search.hpp"
-#include "plugin/plugin_entry.hpp"
+#include "plugin/library/library_search.hpp"
+#include "plugin/library/plugin_registry.hpp"
 #include "plugin/transform_spec.hpp"
 
 namespace graft {
@@ -23,15 +23,14 @@ constexpr std::size_t kPluginErrorCapacity = 4096;
 
 struct plugin_instance {
   std::unique_ptr<detail::shared_library> library;
-  const graft_transform_descriptor* descriptor;
-  const graft_fused_plan_descriptor* plan;  // null: the transform has no fused plan
+  const plugin_registry_entry* entry;  // lives in the library, as long as it is loaded
   std::string label;  // the spec it was first loaded by
 };
 
 at::Tensor call_plugin(const plugin_instance& plugin, const graft_transform_input& in) {
   std::array<char, kPluginErrorCapacity> message{};
   at::Tensor out;
-  if (plugin.descriptor->call(&in, &out, message.data(), message.size()) != 0) {
+  if (plugin.entry->call(&in, &out, message.data(), message.size()) != 0) {
     throw transform_error("user transform '" + plugin.label +
                           "' threw: " + (message[0] != '\0' ? message.data() : "(no message)"));
   }
@@ -45,14 +44,14 @@ at::Tensor call_plugin(const plugin_instance& plugin, const graft_transform_inpu
 std::optional<fused_plan> call_plan(const plugin_instance& plugin,
                                     const graft_transform_input& in) {
   graft_plugin_fused_plan found{};
-  if (plugin.plan->plan(&in, &found) != 1) return std::nullopt;
+  if (plugin.entry->plan(&in, &found) != 1) return std::nullopt;
   return fused_plan{static_cast<std::size_t>(found.source), found.scale};
 }
 
 transform as_transform(std::shared_ptr<const plugin_instance> plugin) {
-  std::string name = plugin->descriptor->name != nullptr ? plugin->descriptor->name : plugin->label;
+  std::string name = plugin->entry->name;
   fused_plan_fn plan;
-  if (plugin->plan != nullptr) {
+  if (plugin->entry->plan != nullptr) {
     plan = [plugin](const graft_transform_input& in) { return call_plan(*plugin, in); };
   }
   return transform{std::move(name),
@@ -81,22 +80,6 @@ instance_cache& cache() {
 
 }  // namespace
 
-std::string_view to_string(plugin_load_error_kind k) {
-  switch (k) {
-    case plugin_load_error_kind::malformed_spec:
-      return "malformed_spec";
-    case plugin_load_error_kind::library_not_found:
-      return "library_not_found";
-    case plugin_load_error_kind::symbol_not_found:
-      return "symbol_not_found";
-    case plugin_load_error_kind::not_a_transform:
-      return "not_a_transform";
-    case plugin_load_error_kind::abi_mismatch:
-      return "abi_mismatch";
-  }
-  return "unknown";
-}
-
 bool is_python_transform_spec(std::string_view spec) { return detail::is_python_spec(spec); }
 
 std::optional<std::string> spec_problem(std::string_view spec) {
@@ -124,19 +107,20 @@ transform load_transform(std::string_view spec) {
   const std::lock_guard<std::mutex> lock(instances.mutex);
   // Opening an already loaded library only bumps its reference count, so
   // resolving the file first and checking the cache after is cheap.
+  const std::string context = "transform spec '" + parsed.text + "'";
   std::unique_ptr<detail::shared_library> library =
-      detail::open_transform_library(parsed.library, spec);
+      detail::open_transform_library(parsed.library, context);
   const std::string key = canonical_path(library->path()) + ":" + parsed.symbol;
   std::weak_ptr<const plugin_instance>& slot = instances.entries[key];
   if (std::shared_ptr<const plugin_instance> cached = slot.lock())
     return as_transform(std::move(cached));
 
-  const graft_transform_descriptor* descriptor =
-      detail::find_transform_descriptor(*library, parsed.symbol, spec);
-  const graft_fused_plan_descriptor* plan =
-      detail::find_fused_plan_descriptor(*library, parsed.symbol);
+  const plugin_registry& registry =
+      detail::read_plugin_registry(*library, parsed.symbol, context);
+  const plugin_registry_entry& entry =
+      detail::find_registered_transform(*library, registry, parsed.symbol, context);
   auto instance = std::make_shared<const plugin_instance>(
-      plugin_instance{std::move(library), descriptor, plan, std::string(spec)});
+      plugin_instance{std::move(library), &entry, std::string(spec)});
   slot = instance;
   return as_transform(std::move(instance));
 }

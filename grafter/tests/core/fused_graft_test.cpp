@@ -4,7 +4,6 @@
 
 #include <graft/grafter.hpp>
 #include <graft/metrics.hpp>
-#include <graft/plugin.hpp>
 #include <graft/tensor_info.hpp>
 #include <graft/transform_loader.hpp>
 
@@ -284,7 +283,7 @@ TEST(fused_graft_plugin, opted_in_plugin_has_a_plan_and_grafts_like_the_plain_on
   const transform fused = load_transform(std::string(GRAFT_TEST_FUSED_DOUBLE_PLUGIN) + ":fused_double");
   const transform plain = load_transform(std::string(GRAFT_TEST_PLUGIN_DOUBLE) + ":double_it");
   ASSERT_TRUE(static_cast<bool>(fused.plan));
-  EXPECT_FALSE(static_cast<bool>(plain.plan)) << "a plugin without the plan entry runs unfused";
+  EXPECT_FALSE(static_cast<bool>(plain.plan)) << "a transform registered without a plan runs unfused";
 
   const at::Tensor sent = sample(at::kBFloat16, 50'000, 24);
   const at::Tensor before = sample(at::kFloat, 50'000, 25);

@@ -11,9 +11,9 @@
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
-#include <torch/version.h>
 
 #include <graft/error.hpp>
+#include <graft/plugin_library.hpp>
 #include <graft/transform_loader.hpp>
 #include <graft_test/tensor_checks.hpp>
 
@@ -205,57 +205,110 @@ TEST(transform_loader, a_path_that_is_no_file_is_refused_before_dlopen) {
                        "'/tmp/' is a folder, not a shared library"));
 }
 
-TEST(transform_loader, symbol_not_found_lists_the_exported_transforms) {
+TEST(transform_loader, symbol_not_found_lists_the_registered_transforms) {
   const std::string message =
       load_error(spec(GRAFT_TEST_PLUGIN_THROWS, "no_such_symbol"), kind::symbol_not_found);
-  EXPECT_TRUE(contains(message, "no transform 'no_such_symbol'")) << message;
-  EXPECT_TRUE(contains(message, "graft_transform_no_such_symbol")) << message;
-  EXPECT_TRUE(contains(message, "the transforms it exports are: throws, torch_error")) << message;
+  EXPECT_TRUE(contains(message, std::string("'") + GRAFT_TEST_PLUGIN_THROWS +
+                                    "' has no transform named 'no_such_symbol'"))
+      << message;
+  EXPECT_TRUE(contains(message, "it has: throws, torch_error")) << message;
 }
 
 TEST(transform_loader, symbol_of_a_dependency_is_not_found) {
   // malloc is visible through the library's dependencies but is not its own.
   const std::string message =
       load_error(spec(GRAFT_TEST_PLUGIN_DOUBLE, "malloc"), kind::symbol_not_found);
-  EXPECT_TRUE(contains(message, "the transforms it exports are: double_it")) << message;
+  EXPECT_TRUE(contains(message, "it has: double_it")) << message;
 }
 
-TEST(transform_loader, plain_function_is_not_a_transform) {
-  const std::string message =
+TEST(transform_loader, exported_but_unregistered_function_is_not_a_transform) {
+  const std::string message = load_error(spec(GRAFT_TEST_PLUGIN_COUNTING, "graft_counting_calls"),
+                                         kind::not_a_transform);
+  EXPECT_TRUE(contains(message, "'graft_counting_calls' is exported by")) << message;
+  EXPECT_TRUE(contains(message, "GRAFT_REGISTER_TRANSFORM(graft_counting_calls, function)")) << message;
+  EXPECT_TRUE(contains(message, "it has: count")) << message;
+}
+
+TEST(transform_loader, library_without_a_registry_is_no_plugin) {
+  const std::string plain =
       load_error(spec(GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM, "plain_function"), kind::not_a_transform);
-  EXPECT_TRUE(contains(message, "'plain_function' is exported")) << message;
-  EXPECT_TRUE(contains(message, "GRAFT_REGISTER_TRANSFORM")) << message;
-}
+  EXPECT_TRUE(contains(plain, "'plain_function' is exported by")) << plain;
+  EXPECT_TRUE(contains(plain, "it exports no graft_plugin_registry")) << plain;
+  EXPECT_TRUE(contains(plain, "GRAFT_REGISTER_TRANSFORM(plain_function, function)")) << plain;
 
-TEST(transform_loader, data_entry_is_not_a_transform) {
-  const std::string message =
-      load_error(spec(GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM, "data_symbol"), kind::not_a_transform);
-  EXPECT_TRUE(contains(message, "'graft_transform_data_symbol'")) << message;
-  EXPECT_TRUE(contains(message, "is data")) << message;
-}
-
-TEST(transform_loader, entry_without_a_descriptor_is_not_a_transform) {
-  EXPECT_TRUE(contains(
-      load_error(spec(GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM, "null_descriptor"), kind::not_a_transform),
-      "(null)"));
-  EXPECT_TRUE(contains(
-      load_error(spec(GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM, "bad_magic"), kind::not_a_transform),
-      "(bad magic)"));
+  const std::string absent =
+      load_error(spec(GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM, "nothing_here"), kind::not_a_transform);
+  EXPECT_TRUE(contains(absent, std::string("'") + GRAFT_TEST_PLUGIN_NOT_A_TRANSFORM +
+                                   "' is no graft plugin: it exports no graft_plugin_registry"))
+      << absent;
 }
 
 TEST(transform_loader, abi_version_mismatch_names_both_versions) {
   const std::string message =
       load_error(spec(GRAFT_TEST_PLUGIN_WRONG_ABI, "wrong_abi"), kind::abi_mismatch);
-  EXPECT_TRUE(contains(message, "plugin ABI version 999")) << message;
-  EXPECT_TRUE(contains(message, "this graft speaks version 1")) << message;
+  EXPECT_TRUE(contains(message, std::string("'") + GRAFT_TEST_PLUGIN_WRONG_ABI +
+                                    "' was built for plugin ABI 999, but this graft speaks plugin ABI 2"))
+      << message;
+  EXPECT_TRUE(contains(message, "rebuild the plugin against this graft's <graft/plugin.hpp>")) << message;
 }
 
-TEST(transform_loader, libtorch_version_mismatch_names_both_versions) {
+TEST(transform_loader, plugin_built_for_abi_1_is_refused_with_a_rebuild_request) {
   const std::string message =
-      load_error(spec(GRAFT_TEST_PLUGIN_WRONG_ABI, "wrong_torch"), kind::abi_mismatch);
-  EXPECT_TRUE(contains(message, "built against libtorch 0.4.1")) << message;
-  EXPECT_TRUE(contains(message, std::string("this graft uses libtorch ") + TORCH_VERSION))
+      load_error(spec(GRAFT_TEST_PLUGIN_OLD_ABI, "old_double"), kind::abi_mismatch);
+  EXPECT_TRUE(contains(message, std::string("'") + GRAFT_TEST_PLUGIN_OLD_ABI +
+                                    "' was built for plugin ABI 1 (it exports 'graft_transform_old_double'"))
       << message;
+  EXPECT_TRUE(contains(message, "rebuild the plugin against this graft's <graft/plugin.hpp>")) << message;
+  // Without an ABI 1 entry for the name asked, the message still names ABI 1.
+  const std::string other = load_error(spec(GRAFT_TEST_PLUGIN_OLD_ABI, "other"), kind::not_a_transform);
+  EXPECT_TRUE(contains(other, "built for plugin ABI 1")) << other;
+  EXPECT_TRUE(contains(other, "rebuilt against this graft")) << other;
+}
+
+// arithmetic registers add_one and triple from two source files.
+TEST(transform_loader, one_registry_holds_the_transforms_of_every_source_file) {
+  const graft::transform add_one = graft::load_transform(spec(GRAFT_TEST_PLUGIN_ARITHMETIC, "add_one"));
+  const graft::transform triple = graft::load_transform(spec(GRAFT_TEST_PLUGIN_ARITHMETIC, "triple"));
+  const transform_call call(at::zeros({2}), {at::tensor({1.0, 2.0}), at::tensor({3.0, 4.0})}, 1, 2);
+  EXPECT_EQ(values(call.run(add_one)), (std::vector<double>{4, 5}));
+  EXPECT_EQ(values(call.run(triple)), (std::vector<double>{9, 12}));
+
+  const graft::plugin_library_info info = graft::inspect_plugin_library(GRAFT_TEST_PLUGIN_ARITHMETIC);
+  ASSERT_EQ(info.transforms.size(), 2u);
+  EXPECT_EQ(info.transforms[0].name, "add_one");
+  EXPECT_EQ(info.transforms[1].name, "triple");
+}
+
+TEST(transform_loader, fused_plan_crosses_only_where_registered) {
+  const graft::transform add_one = graft::load_transform(spec(GRAFT_TEST_PLUGIN_ARITHMETIC, "add_one"));
+  const graft::transform triple = graft::load_transform(spec(GRAFT_TEST_PLUGIN_ARITHMETIC, "triple"));
+  EXPECT_FALSE(static_cast<bool>(add_one.plan));
+  ASSERT_TRUE(static_cast<bool>(triple.plan));
+  const transform_call call(at::zeros({2}), {at::ones({2}), at::ones({2})}, 1, 2);
+  const std::optional<graft::fused_plan> plan = triple.plan(call.input());
+  ASSERT_TRUE(plan.has_value());
+  EXPECT_EQ(plan->source, 1u);
+  EXPECT_EQ(plan->scale, 3.0);
+}
+
+// Both libraries export every symbol: were a registry's list one object per
+// process, the second library loaded would register into the first's.
+TEST(transform_loader, two_plugins_in_one_process_keep_their_own_registries) {
+  const graft::transform add_one = graft::load_transform(spec(GRAFT_TEST_PLUGIN_ARITHMETIC, "add_one"));
+  const graft::transform concat = graft::load_transform(spec(GRAFT_TEST_PLUGIN_CONCAT_ALL, "concat_all"));
+  const graft::transform dbl = graft::load_transform(spec(GRAFT_TEST_PLUGIN_DOUBLE, "double_it"));
+  const auto names = [](const char* library) {
+    std::vector<std::string> out;
+    for (const auto& t : graft::inspect_plugin_library(library).transforms) out.push_back(t.name);
+    return out;
+  };
+  EXPECT_EQ(names(GRAFT_TEST_PLUGIN_ARITHMETIC), (std::vector<std::string>{"add_one", "triple"}));
+  EXPECT_EQ(names(GRAFT_TEST_PLUGIN_CONCAT_ALL), (std::vector<std::string>{"concat_all"}));
+  EXPECT_EQ(names(GRAFT_TEST_PLUGIN_DOUBLE), (std::vector<std::string>{"double_it"}));
+  const transform_call call(at::zeros({2}), {at::ones({1}), at::full({1}, 5.0)}, 0, 2);
+  EXPECT_EQ(values(call.run(add_one)), (std::vector<double>{2}));
+  EXPECT_EQ(values(call.run(concat)), (std::vector<double>{1, 5}));
+  EXPECT_EQ(values(call.run(dbl)), (std::vector<double>{2}));
 }
 
 }  // namespace

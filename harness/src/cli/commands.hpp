@@ -58,6 +58,11 @@ int run_command(const paths& p, const run_request& request);
 int diff_command(const std::string& expected, const std::string& actual, bool json);
 int update_command(const paths& p, const std::vector<std::string>& names, bool prune);
 int list_command(const paths& p, bool json);
+// Prints a transform plugin library's registry: its plugin ABI and libtorch
+// versions, then each transform, one a line, and whether it has a fused plan.
+// library is opened as a transform spec's LIBRARY is. 2 when it is no plugin
+// graft can load.
+int plugins_command(const std::string& library);
 
 // How graft review decides: by asking on stdin, or the same for every one.
 enum class review_mode { ask, accept_all, reject_all };

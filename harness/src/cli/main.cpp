@@ -1,4 +1,5 @@
-// graft: runs grafting scenarios end to end, diffs and updates log snapshots.
+// graft: runs grafting scenarios end to end, diffs and updates log snapshots,
+// lists a transform plugin's registry.
 
 #include <unistd.h>
 
@@ -82,6 +83,15 @@ int main(int argc, char** argv) {
   auto* list = app.add_subcommand("list", "list scenarios, their golden status, and obsolete goldens");
   list->add_flag("--json", list_json, "print the list as JSON");
 
+  std::string plugin_library;
+  auto* plugins = app.add_subcommand("plugins", "list a transform plugin library's transforms (one a line, with "
+                                                "whether each has a fused plan) and its plugin ABI and libtorch "
+                                                "versions; exit 2 when graft cannot load it");
+  plugins->add_option("library", plugin_library,
+                      "the library: a path with a '/', or a file name looked for as a transform spec's LIBRARY "
+                      "is (GRAFT_PLUGIN_PATH, then dlopen's search)")
+      ->required();
+
   std::vector<std::string> review_names;
   bool accept_all = false, reject_all = false;
   std::string colour = "auto";
@@ -104,7 +114,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (const std::string word = misplaced_command(argc, argv, app); !word.empty()) {
       std::cerr << "graft: unknown command '" << word << "'; the commands are run, diff, review, update, "
-                << "list and localize (graft --help)\n";
+                << "list, plugins and localize (graft --help)\n";
       return 2;
     }
     // --help exits 0; any usage error is bad input.
@@ -118,6 +128,7 @@ int main(int argc, char** argv) {
     if (diff->parsed()) return cli::diff_command(expected, actual, diff_json);
     if (update->parsed()) return cli::update_command(p, names, prune);
     if (list->parsed()) return cli::list_command(p, list_json);
+    if (plugins->parsed()) return cli::plugins_command(plugin_library);
     if (review->parsed()) {
       const auto mode = accept_all   ? cli::review_mode::accept_all
                         : reject_all ? cli::review_mode::reject_all

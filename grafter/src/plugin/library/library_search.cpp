@@ -1,4 +1,4 @@
-#include "plugin/library_search.hpp"
+#include "plugin/library/library_search.hpp"
 
 #include <sys/stat.h>
 
@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include <graft/transform_loader.hpp>
+#include <graft/plugin_load_error.hpp>
 
 namespace graft::detail {
 namespace {
@@ -47,22 +47,22 @@ std::string env_or_unset(const char* name) {
   return value != nullptr ? std::string("'") + value + "'" : std::string("unset");
 }
 
-[[noreturn]] void not_found(std::string_view spec, const std::string& message) {
+[[noreturn]] void not_found(std::string_view context, const std::string& message) {
   throw plugin_load_error(plugin_load_error_kind::library_not_found,
-                          "transform spec '" + std::string(spec) + "': " + message);
+                          std::string(context) + ": " + message);
 }
 
 }  // namespace
 
 std::unique_ptr<shared_library> open_transform_library(const std::string& library,
-                                                       std::string_view spec) {
+                                                       std::string_view context) {
   std::string error;
   if (library.find('/') != std::string::npos) {
     if (const auto kind = non_file_kind(library)) {
-      not_found(spec, "'" + library + "' is " + *kind + ", not a shared library. Check the path");
+      not_found(context, "'" + library + "' is " + *kind + ", not a shared library. Check the path");
     }
     if (auto opened = shared_library::open(library, &error)) return opened;
-    not_found(spec, "cannot load library '" + library + "': " + error +
+    not_found(context, "cannot load library '" + library + "': " + error +
                         ". Check the path (relative paths start at the working directory) "
                         "and that the file is a shared library built for this machine");
   }
@@ -72,14 +72,14 @@ std::unique_ptr<shared_library> open_transform_library(const std::string& librar
     const std::string candidate = dir + "/" + library;
     if (!is_file(candidate)) continue;
     if (auto opened = shared_library::open(candidate, &error)) return opened;
-    not_found(spec, "found '" + candidate + "' through " + kGraftPluginPathEnv +
+    not_found(context, "found '" + candidate + "' through " + kGraftPluginPathEnv +
                         " but cannot load it: " + error);
   }
   if (auto opened = shared_library::open(library, &error)) return opened;
 
   std::string searched;
   for (const std::string& dir : dirs) searched += (searched.empty() ? "" : ", ") + dir;
-  not_found(spec,
+  not_found(context,
             "library '" + library + "' not found: " + error + ". Searched " + kGraftPluginPathEnv +
                 " directories [" + searched +
                 "], then dlopen's search (LD_LIBRARY_PATH=" + env_or_unset("LD_LIBRARY_PATH") +

@@ -19,16 +19,19 @@ class shared_library {
   shared_library(const shared_library&) = delete;
   shared_library& operator=(const shared_library&) = delete;
 
-  // The symbol's address as seen from this library (it first, then its
-  // dependencies), or nullptr.
-  void* find(const std::string& symbol) const;
+  // The address of the symbol this library itself defines, or nullptr when
+  // only one of its dependencies (or nothing) does: a plugin's registry and
+  // names are its own, never those of a library it links.
+  void* find_own(const std::string& symbol) const;
   // The file the dynamic loader actually opened.
   const std::string& path() const { return path_; }
 
  private:
-  shared_library(void* handle, std::string path) : handle_(handle), path_(std::move(path)) {}
+  shared_library(void* handle, const void* link_map, std::string path)
+      : handle_(handle), link_map_(link_map), path_(std::move(path)) {}
 
   void* handle_;
+  const void* link_map_;  // the dynamic loader's record of this library
   std::string path_;
 };
 
