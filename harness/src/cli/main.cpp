@@ -9,7 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <graft/harness/install_layout.hpp>
-#include <graft/harness/localize/localize_command.hpp>
+#include <graft/localize/localize_command.hpp>
 #include <graft/harness/process.hpp>
 #include <graft/version.hpp>
 
