@@ -28,6 +28,16 @@ function(graft_add_gtest name)
     PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 300)
 endfunction()
 
+# Sets OUT to the source folders (under src/) of COMPONENT: the caller's
+# graft_src_<component>_dirs, or else the folder named as the component.
+function(graft_component_dirs out component)
+  if(DEFINED graft_src_${component}_dirs)
+    set(${out} ${graft_src_${component}_dirs} PARENT_SCOPE)
+  else()
+    set(${out} ${component} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # Writes FILE, one line per component of a layer for the include check
 # (tests/layering/check_includes.py): "component|FOLDER|source folders|linked
 # targets". A component's sources are FOLDER/src/<component> unless the
@@ -36,11 +46,7 @@ endfunction()
 function(graft_layering_table file folder deps_prefix)
   set(text "")
   foreach(component IN LISTS ARGN)
-    if(DEFINED graft_src_${component}_dirs)
-      set(dirs ${graft_src_${component}_dirs})
-    else()
-      set(dirs ${component})
-    endif()
+    graft_component_dirs(dirs ${component})
     list(JOIN dirs "," dirs)
     set(links "")
     foreach(dep IN LISTS ${deps_prefix}${component})
