@@ -12,11 +12,12 @@
 // count or the instruction set.
 //
 // Each step of kLanes elements takes the fast path (no NaN/Inf tests) when
-// all its values are finite, else the careful path (counts, masks); both do
-// the same arithmetic on finite values, so the path taken never shows in a
-// result. (The diff of float32 and bfloat16 values sums in float32 where it
-// can instead, float_diff.hpp: there a chunk's result depends on whether its
-// values fit float32, which its values alone decide.)
+// all its values are finite, else the careful path (counts, masks;
+// range_driver.hpp walks a range so); both do the same arithmetic on finite
+// values, so the path taken never shows in a result. (The diff of float32
+// and bfloat16 values sums in float32 where it can instead, float_diff.hpp:
+// there a chunk's result depends on whether its values fit float32, which
+// its values alone decide.)
 
 #include <algorithm>
 #include <cmath>
@@ -118,9 +119,9 @@ static_assert(kBlockSteps % 2 == 0, "blocks load their steps in pairs (load_step
 // The unchecked loops (no NaN/Inf tests at all) track the maximum per block
 // of kMaxBlockSteps steps: one index update per block, and find_max_elements
 // searches one block per lane at the end of a range. Together with the FMA
-// sum of |a - b| (add_diff_sums), 32 steps took 71-76 us where 4 took 84-88
-// (compare(), float32 when it summed in float64, 1 MiB, AMD EPYC Zen 4);
-// either change alone did not measure faster.
+// sum of |a - b| (add_diff_sums) it made the float64 loops faster; either
+// change alone did not (docs/benchmarks.md, "Why the CPU loops look as they
+// do").
 inline constexpr int kMaxBlockSteps = 32;
 inline constexpr int kMaxBlock = kMaxBlockSteps * kLanes;
 static_assert(kChunk % kMaxBlock == 0, "chunks start on a max block boundary");

@@ -5,8 +5,8 @@
 // c10's bits exactly. That is 6 integer operations per 32 values (magnitude,
 // range test in two, zero test, add, sign) where widening, multiplying,
 // testing and rounding take 9 with AVX512_BF16's rounding instruction, and
-// more with c10's integer rounding on a CPU without it. Doubling 1 MiB of
-// bfloat16 went from 34 to 29 us with the instruction (Zen 4).
+// more with c10's integer rounding on a CPU without it (docs/benchmarks.md,
+// "Why the CPU loops look as they do").
 //
 // Only AVX-512 (F and BW) instructions: it runs at the AVX-512 level with or
 // without AVX512_BF16.

@@ -34,8 +34,7 @@
 // AVX-512, 8 for AVX2, 4 for the baseline x86-64 target) that do the same
 // arithmetic in the same order, so that every level gives the same bits.
 // (AVX2 runs a part's 8 lanes through a block at FMA latency, not
-// throughput: 47 us per MiB of float32 where AVX-512 takes 33, on AMD Zen 4;
-// two parts at a time would need more than its 16 registers.)
+// throughput: two parts at a time would need more than its 16 registers.)
 
 #include <array>
 #include <cstdint>
@@ -176,9 +175,8 @@ struct float_diff {
   // ones, its sums the float64 ones. Any values: a NaN or Inf leaves the sums
   // non-finite, and fits_float says no. One part at a time through the whole
   // block, so that a part's accumulators stay in registers (the 16 float32
-  // lanes of all of them do not fit AVX2's 16 registers: its loop took 73 us
-  // per MiB of float32 step by step, 47 part by part); each lane still adds
-  // its elements in their order, as add_step does.
+  // lanes of all of them do not fit AVX2's 16 registers, docs/benchmarks.md);
+  // each lane still adds its elements in their order, as add_step does.
   template <typename T>
   GRAFT_HOT void add_block(const T* x, const T* y, std::int32_t offset) {
     for (int p = 0; p < kParts; ++p) {

@@ -8,66 +8,61 @@
 #include <ATen/core/Tensor.h>
 
 #include "stats/accumulators.hpp"
-#include "stats/chunked.hpp"
 #include "stats/passes.hpp"
+#include "stats/range_driver.hpp"
+#include "stats/split_diff.hpp"
+#include "stats/split_stats.hpp"
 
 namespace graft::detail {
 namespace {
 
-// One step of kLanes values; known_finite skips the test.
+// describe()'s step (range_driver.hpp): one tensor's values.
 template <typename T>
-GRAFT_HOT void stats_step(stats_lanes& lanes, lanes_f64 v, bool known_finite) {
-  if (!kMayBeNonFinite<T> || known_finite || all_finite(v, v, v)) {
-    lanes.add_finite(v);
-  } else {
-    lanes.add_any(v);
-  }
-}
+struct stats_steps {
+  using partial = stats_partial;
+  using lanes = stats_lanes;
+  using values = step_values<1>;
+  static constexpr bool kMayBeNonFinite = detail::kMayBeNonFinite<T>;
+  static constexpr bool kAvx512 = true;
+  static constexpr bool kHasFastBlocks = true;
 
-template <simd kLevel, typename T>
-GRAFT_HOT stats_partial stats_range_impl(const T* p, std::int64_t begin, std::int64_t end) {
-  stats_lanes lanes;
-  std::int64_t i = begin;
-  for (; i + kBlock <= end; i += kBlock) {
-    lanes_f64 v[kBlockSteps];
-    lanes_f64 probe{};
-    for (int s = 0; s < kBlockSteps; s += 2) {
-      const step_pair pair = load_step_pair<kLevel>(p + i + s * kLanes);
-      v[s] = pair.first;
-      v[s + 1] = pair.second;
-      probe += v[s] * 0.0 + v[s + 1] * 0.0;
+  const T* p;
+
+  template <simd kLevel>
+  GRAFT_HOT values step(std::int64_t i) const {
+    return {load_lanes<kLevel>(p + i)};
+  }
+  template <simd kLevel>
+  GRAFT_HOT void pair(std::int64_t i, values& first, values& second) const {
+    const step_pair both = load_step_pair<kLevel>(p + i);
+    first = {both.first};
+    second = {both.second};
+  }
+  GRAFT_HOT void add_finite(lanes& l, const values& v, std::int64_t) const { l.add_finite(v.v[0]); }
+  GRAFT_HOT void add_any(lanes& l, const values& v, std::int64_t) const { l.add_any(v.v[0]); }
+  GRAFT_HOT void add_one(lanes& l, int lane, std::int64_t i) const { l.add_one(lane, static_cast<double>(p[i])); }
+  static partial fold(const lanes& l) { return l.fold(); }
+
+  // Whole blocks on the assumption that every value is finite, in
+  // register-sized parts (split_stats.hpp: the 8-wide stats_lanes runs lane
+  // by lane below AVX-512). A NaN or Inf leaves the sum non-finite, and the
+  // careful way runs instead.
+  template <simd kLevel>
+  GRAFT_HOT bool fast_blocks(lanes& l, std::int64_t begin, std::int64_t end, std::int64_t& i) const {
+    split_stats<kDiffParts<kLevel>> parts;
+    for (i = begin; i + kBlock <= end; i += kBlock) {
+      for (int s = 0; s < kBlockSteps; s += 2) {
+        if constexpr (kVectorised<T>) {
+          parts.template add_floats<kLevel>(load_floats<kLevel, 2 * kLanes>(p + i + s * kLanes));
+        } else {
+          parts.add_pair(load_step_pair<kLevel>(p + i + s * kLanes));
+        }
+      }
     }
-    const bool finite = probe_clean(probe);
-    for (int s = 0; s < kBlockSteps; ++s) stats_step<T>(lanes, v[s], finite);
+    l = parts.to_lanes((i - begin) / kLanes);
+    return all_finite(l.sum, l.sum, l.sum);
   }
-  for (; i + kLanes <= end; i += kLanes) stats_step<T>(lanes, load_lanes<kLevel>(p + i), false);
-  stats_lanes last = lanes;  // lane by lane on a copy: `lanes` stays in registers
-  for (int l = 0; i < end; ++i, ++l) last.add_one(l, static_cast<double>(p[i]));
-  return last.fold();
-}
-
-template <typename T>
-using stats_range_fn = stats_partial (*)(const T*, std::int64_t, std::int64_t);
-
-template <typename T>
-stats_partial stats_range(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl<simd::baseline>(p, begin, end);
-}
-
-template <typename T>
-GRAFT_TARGET_AVX2 stats_partial stats_range_avx2(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl<simd::avx2>(p, begin, end);
-}
-
-template <typename T>
-GRAFT_TARGET_AVX512 stats_partial stats_range_avx512(const T* p, std::int64_t begin, std::int64_t end) {
-  return stats_range_impl<simd::avx512>(p, begin, end);
-}
-
-template <typename T>
-stats_range_fn<T> best_stats_range() {
-  return pick_simd<stats_range_fn<T>>(&stats_range<T>, &stats_range_avx2<T>, &stats_range_avx512<T>);
-}
+};
 
 }  // namespace
 
@@ -76,11 +71,7 @@ value_stats cpu_value_stats(const at::Tensor& t) {
   stats_partial total;
   AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(),
                              "graft_cpu_value_stats", [&] {
-    const scalar_t* p = c.data_ptr<scalar_t>();
-    const stats_range_fn<scalar_t> range = best_stats_range<scalar_t>();
-    total = chunked_reduce<stats_partial>(
-        c.numel(), [&](std::int64_t b, std::int64_t e) { return range(p, b, e); },
-        [](stats_partial& into, const stats_partial& next) { combine(into, next); });
+    total = walk_chunks(stats_steps<scalar_t>{c.data_ptr<scalar_t>()}, c.numel());
   });
   return to_value_stats(total);
 }

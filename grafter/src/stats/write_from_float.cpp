@@ -1,6 +1,6 @@
 // The fused receive pass from a float source, into every target dtype.
 
-#include "stats/write_loops.hpp"
+#include "stats/write_steps.hpp"
 
 namespace graft::detail {
 

@@ -2,7 +2,7 @@
 
 #include <c10/util/Half.h>
 
-#include "stats/write_loops.hpp"
+#include "stats/write_steps.hpp"
 
 namespace graft::detail {
 

@@ -6,8 +6,8 @@
 // vs new target) and the value statistics of the old target and of the
 // candidate, and stores the new value. (Within a range of 32768 elements the
 // values are measured first and written second, while still in cache; see
-// write_range_impl.) The sums are the ones compare() and describe() compute
-// (accumulators.hpp), bit for bit.
+// write_steps::fast_blocks.) The sums are the ones compare() and describe()
+// compute (accumulators.hpp), bit for bit.
 
 #include <ATen/core/Tensor.h>
 #include <c10/core/ScalarType.h>

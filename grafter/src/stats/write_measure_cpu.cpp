@@ -1,6 +1,6 @@
 // cpu_write_measured: one pass that writes the candidate into the target and
 // accumulates the diff and both sides' statistics (see write_measure.hpp).
-// The loops themselves are in write_loops.hpp, built per source dtype.
+// The loops themselves are in write_steps.hpp, built per source dtype.
 
 #include "stats/write_measure.hpp"
 

@@ -90,8 +90,10 @@ TEST(value_passes, agree_including_non_finite_values) {
   at::Tensor t = at::randn({123'456});
   t[17] = std::numeric_limits<float>::quiet_NaN();
   t[99'999] = -std::numeric_limits<float>::infinity();
-  for (const at::ScalarType type : {at::kFloat, at::kBFloat16, at::kInt, at::kBool}) {
-    const at::Tensor v = (type == at::kInt ? t.nan_to_num(0, 0, 0) * 10 : t).to(type);
+  for (const at::ScalarType type :
+       {at::kFloat, at::kBFloat16, at::kHalf, at::kDouble, at::kInt, at::kLong, at::kBool}) {
+    const bool integral = type == at::kInt || type == at::kLong;
+    const at::Tensor v = (integral ? t.nan_to_num(0, 0, 0) * 10 : t).to(type);
     const graft::detail::value_stats a = graft::detail::cpu_value_stats(v);
     const graft::detail::value_stats b = graft::detail::aten_value_stats(v);
     EXPECT_EQ(a.nan_count, b.nan_count);
