@@ -9,8 +9,8 @@
 // that path's sums confirm the assumption. Otherwise it goes the careful way
 // from its start: blocks of kBlockSteps steps, each block tested for
 // finiteness once and then added fast, or step by step with each step tested
-// (add_step). Either way the rest of the range, fewer values than a block,
-// goes a step and then an element at a time.
+// (add_step). Either way the rest of the range, fewer values than a block
+// of the path taken, goes a step and then an element at a time.
 //
 // A pass (Steps) provides:
 //   partial, lanes, values          its result, accumulators and step_values
@@ -63,8 +63,8 @@ GRAFT_HOT void add_step(const Steps& steps, typename Steps::lanes& lanes, const 
   }
 }
 
-// The steps and elements in [i, end), fewer than a block, added to lanes;
-// the folded total.
+// The steps and elements in [i, end), fewer than a block of the loop that
+// leaves them, added to lanes; the folded total.
 template <simd kLevel, typename Steps>
 GRAFT_HOT typename Steps::partial finish_range(const Steps& steps, typename Steps::lanes lanes, std::int64_t i,
                                                std::int64_t end) {

@@ -2,11 +2,11 @@
 // stats_lanes's accumulators for finite values (accumulators.hpp), held in
 // register-sized parts as split_diff.hpp holds the diff sums: kParts vectors
 // of kLanes / kParts lanes, lane l being element l % kPartLanes of part
-// l / kPartLanes. The measured write's unchecked loops take both sides'
-// statistics here: below AVX-512, GCC 12 keeps stats_lanes's 8-wide float64
-// vectors on the stack and takes their minimum and maximum lane by lane
-// (the AVX2 measured write of 1 MiB of float64 took 20 times compare()).
-// Each lane does add_finite's arithmetic in the same order, so to_lanes
+// l / kPartLanes. The fast blocks of the measured write (both sides'
+// statistics) and of describe() take them here: below AVX-512, GCC 12 keeps
+// stats_lanes's 8-wide float64 vectors on the stack and takes their minimum
+// and maximum lane by lane (docs/benchmarks.md, "Why the CPU loops look as
+// they do"). Each lane does add_finite's arithmetic in the same order, so to_lanes
 // gives a stats_lanes with the same bits.
 
 #include <cstdint>
