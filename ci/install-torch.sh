@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Puts pip torch VERSION, with the CUDA wheels it depends on (nvidia-nccl
-# included), and pytest (the Python package's tests run with it) in a
+# included), pytest (the Python package's tests run with it) and sglang's
+# dumper (sglang==0.5.23 without its dependencies, and pyzmq, which its
+# dumper imports: the tests run graft under it and beside it) in a
 # git-ignored virtual environment .torch/VERSION/, and prints
 # the CMake prefix to build graft against it. Safe to run any number of times:
 # an environment that already imports torch VERSION is kept as it is.
@@ -30,6 +32,17 @@ installed_version() {
 cmake_prefix() {
   "$python" -c 'import torch; print(torch.utils.cmake_prefix_path)'
 }
+# The test packages, each installed only when missing.
+test_packages() {
+  "$python" -c 'import pytest' 2>/dev/null ||
+    "$python" -m pip install --quiet --disable-pip-version-check pytest >&2
+  "$python" -c 'import zmq' 2>/dev/null ||
+    "$python" -m pip install --quiet --disable-pip-version-check pyzmq >&2
+  # --no-deps: the wheel pins its own torch and the whole serving stack;
+  # its dumper needs neither.
+  [ "$("$python" -c 'import importlib.metadata as m; print(m.version("sglang"))' 2>/dev/null)" = "0.5.23" ] ||
+    "$python" -m pip install --quiet --disable-pip-version-check --no-deps sglang==0.5.23 >&2
+}
 
 if [ "$prefix_only" -eq 1 ]; then
   if [ "$(installed_version)" != "$version" ]; then
@@ -42,8 +55,7 @@ fi
 
 if [ "$(installed_version)" = "$version" ]; then
   echo "install-torch: torch $version already in .torch/$version" >&2
-  "$python" -c 'import pytest' 2>/dev/null ||
-    "$python" -m pip install --quiet --disable-pip-version-check pytest >&2
+  test_packages
   cmake_prefix
   exit 0
 fi
@@ -64,6 +76,7 @@ if [ "$(installed_version)" != "$version" ]; then
   echo "install-torch: pip finished but .torch/$version does not import torch $version" >&2
   exit 1
 fi
+test_packages
 "$python" -c 'import torch; print("install-torch: torch", torch.__version__, "CUDA", torch.version.cuda,
   "C++11 ABI", int(torch._C._GLIBCXX_USE_CXX11_ABI))' >&2
 cmake_prefix

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Runs pip install . as a user would, against pip torch VERSION (.torch/VERSION,
 # installed by ci/install-torch.sh): builds the wheel with pip's default build
-# isolation into a throwaway folder (--no-deps: the torch is the venv's own),
-# then runs the Python package's pytest suite against that installed copy,
-# with graft_client from the build folder of the same torch for the worlds
-# that mix Python and C++ ranks.
+# isolation into the site-packages of a throwaway virtual environment
+# (--no-deps: the torch is .torch/VERSION's, which a .pth file puts on that
+# environment's path), so that Python runs graft's startup hook for sglang
+# (graft-sglang.pth) as it starts, as in a user's environment; then runs the
+# Python package's pytest suite with that environment's Python, with
+# graft_client from the build folder of the same torch for the worlds that mix
+# Python and C++ ranks.
 #
 # Usage: ci/test-pip-install.sh [VERSION]    (default 2.11.0)
 # Environment: GRAFT_BUILD_DIR   the build folder of that torch (default: as ci/test-torch.sh's)
@@ -25,18 +28,23 @@ export CCACHE_BASEDIR="$PWD"
 
 installed="$(mktemp -d)"
 trap 'rm -rf "$installed"' EXIT
+"$python" -m venv --without-pip "$installed/venv"
+user_python="$installed/venv/bin/python"
+site="$("$user_python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')"
+"$python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))' > "$site/torch-environment.pth"
 started=$SECONDS
-"$python" -m pip install --quiet --disable-pip-version-check --no-deps --target "$installed" .
+"$python" -m pip install --quiet --disable-pip-version-check --no-deps --prefix "$installed/venv" .
 echo "test-pip-install: pip install . took $((SECONDS - started)) s"
-module="$(ls "$installed"/graft/_graft*.so)"
-echo "test-pip-install: built $(basename "$module") for torch $("$python" -c 'import torch; print(torch.__version__)')"
+module="$(ls "$site"/graft/_graft*.so)"
+[ -f "$site/graft-sglang.pth" ] || { echo "test-pip-install: graft-sglang.pth is not in $site" >&2; exit 1; }
+echo "test-pip-install: built $(basename "$module") for torch $("$user_python" -c 'import torch; print(torch.__version__)')"
 
 # From another folder, so that nothing resolves to the source tree.
 tests="$PWD/python/tests"
 client="$PWD/$build/examples/graft_client"
 plugin="$PWD/$build/fixtures/transforms/libgraft_double_transform.so"
 cd "$installed"
-PYTHONPATH="$installed:$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
-  "$python" -c 'import graft, sys; assert graft.__file__.startswith(sys.argv[1]), graft.__file__' "$installed"
-PYTHONPATH="$installed:$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
-  "$python" -m pytest -q -p no:cacheprovider "$tests"
+PYTHONPATH="$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
+  "$user_python" -c 'import graft, sys; assert graft.__file__.startswith(sys.argv[1]), graft.__file__' "$site"
+PYTHONPATH="$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
+  "$user_python" -m pytest -q -p no:cacheprovider "$tests"

@@ -17,8 +17,9 @@ class native_grafter {
  public:
   // events: None (stderr lines), a path (JSON lines) or a callable (dicts).
   // transform_loader: graft._transforms.load_python_transform.
+  // group_init_notes: None or a dict the group_init event carries as well.
   native_grafter(const graft_config& config, int rank, int world_size, const pybind11::object& events,
-                 pybind11::object transform_loader);
+                 pybind11::object transform_loader, const pybind11::handle& group_init_notes);
 
   // The tensor is read and, on a receiving rank, overwritten with the GIL
   // released; tags and extras are converted before.
@@ -32,7 +33,7 @@ class native_grafter {
   std::unique_ptr<grafter> grafter_;
 };
 
-// Registers NativeGrafter, side_rank_from_env and the exceptions on the module.
+// Registers NativeGrafter, Filter, check_env_map and side_rank_from_env on the module.
 void bind_grafter(pybind11::module_& module);
 
 }  // namespace graft::python

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from world import required_env, run_world
-from world_programs import CALLS, own_value
+from world_values import CALLS, own_value
 
 B2T = {"b2t_filter": "name == 'h'"}
 

@@ -5,7 +5,7 @@ import pytest
 
 import graft
 from world import run_world
-from world_programs import CALLS, own_value
+from world_values import CALLS, own_value
 
 
 def values(tensor):

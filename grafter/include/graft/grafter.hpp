@@ -38,6 +38,9 @@ struct grafter_options {
   // Whatever it throws becomes the transform_load event, with error_kind when
   // it is a plugin_load_error. The Python package loads pkg.module.symbol here.
   std::function<transform(std::string_view spec)> load_transform;
+  // Fields the host adds to the group_init event: how its settings came to be
+  // (the sglang bridge says where the backend came from). A JSON object or null.
+  nlohmann::json group_init_notes;
 };
 
 class grafter {

@@ -32,6 +32,7 @@ struct grafter::state {
   // What the exchange says of where it meets its peers, for a group_error
   // of a world that never formed (c10d: its master address and port).
   nlohmann::json meeting_point = nlohmann::json::object();
+  nlohmann::json group_init_notes;  // grafter_options::group_init_notes
   std::unique_ptr<exchange> group;
   std::optional<transform> chosen_transform;
   std::string transform_problem;  // why chosen_transform is empty
@@ -171,6 +172,11 @@ grafter::grafter(graft_config config, side_rank local, grafter_options options)
   state_->b2t = compile_optional(c.b2t_filter, "b2t_filter");
   state_->t2b = compile_optional(c.t2b_filter, "t2b_filter");
   state_->compare = compile_optional(c.compare_filter, "compare_filter");
+  if (!options.group_init_notes.is_null() && !options.group_init_notes.is_object()) {
+    GRAFT_THROW(config_error, "grafter_options::group_init_notes: expected a JSON object or null, got " +
+                                  options.group_init_notes.dump());
+  }
+  state_->group_init_notes = std::move(options.group_init_notes);
   state_->sink = with_events_file(options.sink ? std::move(options.sink) : std::make_shared<text_sink>(std::cerr),
                                   c.events_path, state_->layout);
   if (options.make_exchange) {
@@ -216,6 +222,7 @@ bool grafter::ensure_group() {
   fields["target_world_size"] = s.layout.target_world_size;
   fields["duration_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   fields["graft_version"] = version();
+  if (s.group_init_notes.is_object()) fields.update(s.group_init_notes);
   s.emit(event_kind::group_init, std::move(fields));
   return true;
 }

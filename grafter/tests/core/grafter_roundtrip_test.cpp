@@ -96,6 +96,30 @@ TEST(grafter_roundtrip, disabled_returns_silently) {
   EXPECT_TRUE(sink->events().empty());
 }
 
+TEST(grafter_roundtrip, group_init_carries_the_hosts_notes) {
+  local_world w;
+  w.group_init_notes = {{"backend_source", "DUMPER_GRAFTER_BACKEND"}, {"host", "a test"}};
+  w.run([&](role side, int, grafter& g) {
+    at::Tensor t = side == role::baseline ? at::ones({2}) : at::zeros({2});
+    g.maybe_intercept(t, {{"name", "x"}});
+  });
+  for (role side : {role::baseline, role::target}) {
+    const auto init = w.events_of("group_init", side).at(0);
+    EXPECT_EQ(init.fields["backend_source"], "DUMPER_GRAFTER_BACKEND");
+    EXPECT_EQ(init.fields["host"], "a test");
+    EXPECT_EQ(init.fields["baseline_world_size"], 1);  // beside what the grafter says itself
+  }
+}
+
+TEST(grafter_roundtrip, group_init_notes_that_are_no_object_are_refused) {
+  grafter_options options;
+  options.group_init_notes = "gloo";
+  graft_config c = local_world::default_config();
+  c.side = role::target;
+  c.baseline_world_size = c.target_world_size = 1;
+  EXPECT_THROW(grafter(c, {0, 1}, options), config_error);
+}
+
 TEST(grafter_roundtrip, extras_flow_to_the_transform_per_sender) {
   local_world w;
   w.custom_transform = transform{"uses_extras", [](const graft_transform_input& in) {

@@ -292,6 +292,24 @@ class agreement {
 
 }  // namespace
 
+std::int64_t layout_keys_present(c10d::Store& store, const rank_layout& layout) {
+  std::int64_t present = 0;
+  const auto count = [&](const std::string& key) {
+    if (!store.check({key})) return false;
+    ++present;
+    return true;
+  };
+  count(kVerdictKey);
+  count(kVerdictSeenKey);
+  for (int r = 0; r < layout.graft_world_size(); ++r) {
+    count(layout_key(r));
+    if (!count(claim_key(r))) continue;
+    for (std::int64_t nth = 1; count(claimant_key(r, nth)); ++nth) {
+    }
+  }
+  return present;
+}
+
 void agree_on_layout(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                      std::chrono::steady_clock::time_point deadline) {
   agreement a(store, config, layout, deadline);

@@ -5,6 +5,7 @@
 // is still waiting sees it too), not a hang.
 
 #include <chrono>
+#include <cstdint>
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
@@ -18,5 +19,10 @@ namespace graft::detail {
 // naming the ranks that never arrived once the deadline passes.
 void agree_on_layout(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                      std::chrono::steady_clock::time_point deadline);
+
+// How many of the keys agree_on_layout writes the store holds now, for every
+// rank of the world: what a store that holds other keys besides must have
+// been given by another program.
+std::int64_t layout_keys_present(c10d::Store& store, const rank_layout& layout);
 
 }  // namespace graft::detail

@@ -157,13 +157,15 @@ c10::intrusive_ptr<c10d::ProcessGroupNCCL> make_nccl_group(const c10::intrusive_
                   std::to_string(config.c10d.master_port));
 }
 
+std::string answers_key(int graft_rank) { return "answers/" + std::to_string(graft_rank); }
+
 // The first request: a wait on a key this rank has just set, whose timeout
 // is part of Store::wait's contract. (libtorch 1.13's client also kept that
 // timeout on its socket, bounding every later request of the rendezvous;
 // store_deadline bounds them in every release.)
 void check_store_answers(c10d::Store& store, const graft_config& config, const rank_layout& layout,
                          std::chrono::steady_clock::time_point deadline) {
-  const std::string key = "answers/" + std::to_string(layout.graft_rank());
+  const std::string key = answers_key(layout.graft_rank());
   const auto left = time_left(deadline, std::chrono::seconds(1));
   try {
     store.set(key, std::vector<std::uint8_t>{1});
@@ -251,6 +253,37 @@ std::chrono::milliseconds exchange_timeout(const graft_config& config) {
       std::max<long long>(1, static_cast<long long>(std::ceil(config.timeout_seconds * 1000.0))));
 }
 
+namespace {
+
+// A rendezvous that timed out in a store that holds keys graft did not write:
+// another program reached it, most likely the other side running sglang's own
+// grafter (torch.distributed's rendezvous adds a key of its own to the store
+// as each process arrives, and its Gloo group another). Said as such, since
+// "never arrived" would send the user looking for a process that is running.
+[[noreturn]] void throw_foreign_rendezvous(const graft_config& config, const rank_layout& layout) {
+  GRAFT_THROW(timeout_error,
+              endpoint_text(config, layout) + ": the store at " + config.c10d.master_address + ":" +
+                  std::to_string(config.c10d.master_port) + " holds no graft world within " +
+                  seconds_text(config.timeout_seconds) +
+                  ", but another program reached it. Is the other side running sglang's own grafter (or another "
+                  "torch.distributed program on this port)? Both sides must run graft: launch both with "
+                  "GRAFT_SGLANG=1, or give this world a master_port of its own");
+}
+
+// The group's store is a PrefixStore over the whole store, whose key count
+// is the whole store's.
+bool holds_foreign_keys(c10d::Store& store, const rank_layout& layout) {
+  try {
+    std::int64_t graft_keys = layout_keys_present(store, layout);
+    for (int r = 0; r < layout.graft_world_size(); ++r) graft_keys += store.check({answers_key(r)}) ? 1 : 0;
+    return store.getNumKeys() > graft_keys;
+  } catch (...) {
+    return false;  // a store that no longer answers: the timeout says enough
+  }
+}
+
+}  // namespace
+
 met_world meet_at_store(const graft_config& config, const rank_layout& layout) {
   check_c10d_config(config);
   check_address_resolves(config);
@@ -267,6 +300,10 @@ met_world meet_at_store(const graft_config& config, const rank_layout& layout) {
     check_store_answers(*met.store, config, layout, deadline);
     answered = true;
     agree_on_layout(*met.store, config, layout, deadline);
+  } catch (const timeout_error&) {
+    if (watchdog.fired()) throw_store_silent(config, layout, answered);
+    if (answered && holds_foreign_keys(*met.store, layout)) throw_foreign_rendezvous(config, layout);
+    throw;
   } catch (const graft::error&) {
     if (watchdog.fired()) throw_store_silent(config, layout, answered);
     throw;

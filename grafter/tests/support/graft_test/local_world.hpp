@@ -21,6 +21,7 @@ struct local_world {
   std::shared_ptr<graft::memory_sink> sink = std::make_shared<graft::memory_sink>();
   // A second sink that every rank writes to, after `sink` (unset: none).
   std::shared_ptr<graft::event_sink> also;
+  nlohmann::json group_init_notes;  // grafter_options::group_init_notes
 
   static graft::graft_config default_config() {
     graft::graft_config c;
@@ -49,6 +50,7 @@ struct local_world {
           if (also) options.sink = std::make_shared<graft::multi_sink>(std::vector<std::shared_ptr<graft::event_sink>>{sink, also});
           options.make_exchange = graft::local_exchange_factory(hub);
           options.custom_transform = custom_transform;
+          options.group_init_notes = group_init_notes;
           graft::grafter g(mine, {rank, size}, options);
           body(side, rank, g);
         });
