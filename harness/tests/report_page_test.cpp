@@ -74,6 +74,16 @@ TEST_F(report_page, BenchSectionInlinesTheRatioChartAndRendersTheTables) {
   EXPECT_TRUE(has(page, "<a href=\"bench/base.json\">base.json</a>"));
 }
 
+TEST_F(report_page, BenchSectionRendersThePythonBenchTable) {
+  dir_.write("reports/bench/python_bench.md",
+             "## Python: graft and sglang's grafter\n\n| size | raw recv | sglang |\n| --- | --- | --- |\n"
+             "| 1 MiB | 0.40 ms | 35.60x |\n");
+  const std::string page = render_report_page(reports_);
+  EXPECT_TRUE(has(page, "<th>size</th><th>raw recv</th><th>sglang</th>")) << page;
+  EXPECT_TRUE(has(page, "<td>35.60x</td>")) << page;
+  EXPECT_LT(page.find("graft bench report"), page.find("graft and sglang&#39;s grafter")) << page;
+}
+
 TEST_F(report_page, LocalizeSectionNamesTheCulpritAndTolerance) {
   const std::string page = render_report_page(reports_);
   EXPECT_TRUE(has(page, "<dd class=\"fail\">mlp_output[2] (layer 2): local rel_diff")) << page;

@@ -153,6 +153,27 @@ def test_an_invalid_graft_setting_is_a_config_error_when_the_dumper_is_made(monk
         graft.sglang.SglangGrafter(config=config)
 
 
+def test_a_side_world_that_disagrees_is_said_once_and_grafts_nothing(monkeypatch, capsys):
+    import graft.sglang
+    module = sglang_dumper.load()
+    for name in ("RANK", "WORLD_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    config = module.DumperConfig(
+        enable=True, grafter_enable=True, grafter_role="target", grafter_b2t_filter="name == 'h'",
+        grafter_master_address="127.0.0.1", grafter_master_port=29999, grafter_baseline_world_size=2,
+        grafter_target_world_size=2, grafter_backend="gloo")
+    grafter = graft.sglang.SglangGrafter(config=config)
+    assert not torch.distributed.is_initialized()  # so the side is RANK/WORLD_SIZE's: 0 of 1
+    value = torch.arange(3.0)
+    for _ in range(2):
+        grafter.maybe_intercept(value=value, tags={"name": "h"})
+    assert value.tolist() == [0.0, 1.0, 2.0]
+    assert grafter.enabled is False
+    said = capsys.readouterr().err
+    assert said.count("grafting is off in this process") == 1, said
+    assert "target_world_size=2 but this process's side has WORLD_SIZE=1" in said
+
+
 def test_the_startup_hook_reads_its_switch(capsys):
     import graft_sglang_hook
     assert graft_sglang_hook.switched_on({"GRAFT_SGLANG": " On "}) is True

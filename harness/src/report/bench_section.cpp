@@ -25,6 +25,12 @@ std::vector<std::string> json_files(const std::filesystem::path& folder) {
   return names;
 }
 
+std::string markdown_part(const std::filesystem::path& path) {
+  const part_text report = read_part(path);
+  return report.text ? "<div class=\"markdown\">\n" + markdown_html(*report.text) + "</div>\n"
+                     : problem_html(path, report.problem);
+}
+
 std::string one_bench(const std::filesystem::path& folder, const std::string& name,
                       const std::vector<std::string>& inputs) {
   std::string html = "<h3>" + escape_xml(name + "/") + "</h3>\n";
@@ -36,14 +42,15 @@ std::string one_bench(const std::filesystem::path& folder, const std::string& na
     html += "<p class=\"note\">No ratio.svg (graft_bench_report report writes it).</p>\n";
   }
   if (is_file(markdown)) {
-    const part_text report = read_part(markdown);
-    html += report.text ? "<div class=\"markdown\">\n" + markdown_html(*report.text) + "</div>\n"
-                        : problem_html(markdown, report.problem);
+    html += markdown_part(markdown);
   } else {
     html += "<p class=\"note\">No report.md (graft_bench_report report writes it).</p>\n";
   }
+  // The Python bench's table (python/bench/graft_bench.py): graft, sglang's
+  // grafter and their floor from one run.
+  if (const std::filesystem::path python = folder / "python_bench.md"; is_file(python)) html += markdown_part(python);
   if (!inputs.empty()) {
-    html += "<p>Google Benchmark JSON:";
+    html += "<p>JSON:";
     for (const std::string& input : inputs) html += " " + link_html(name + "/" + input, input);
     html += "</p>\n";
   }
