@@ -7,6 +7,7 @@
 
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
+#include <torch/csrc/distributed/c10d/TCPStore.hpp>
 
 #include <graft/error.hpp>
 
@@ -237,6 +238,52 @@ TEST(C10dExchange, SubSecondTimeoutStillHostsTheStore) {
     message = e.what();
   }
   EXPECT_NE(message.find("the rendezvous timed out after 0.5 s; never arrived: graft rank 1"), std::string::npos)
+      << message;
+}
+
+// What a rendezvous that timed out says, where another program (sglang's own
+// grafter, torch.distributed's rendezvous) reached the store instead of graft:
+// a key graft does not write stands for it here.
+std::string rendezvous_message(role side, int port) {
+  graft::rank_layout layout;
+  layout.baseline_world_size = 1;
+  layout.target_world_size = 1;
+  layout.side = side;
+  layout.local_rank = 0;
+  try {
+    graft::c10d_exchange_factory()(graft_test::c10d_config(1, 1, port, 2), layout);
+  } catch (const graft::timeout_error& e) {
+    return e.what();
+  }
+  return "no timeout_error";
+}
+
+c10d::TCPStoreOptions store_options(int port, bool server) {
+  c10d::TCPStoreOptions options;
+  options.port = static_cast<std::uint16_t>(port);
+  options.isServer = server;
+  options.waitWorkers = false;
+  options.timeout = std::chrono::seconds(10);
+  return options;
+}
+
+TEST(C10dExchange, AStoreHostReachedByAnotherProgramSaysSoNotNeverArrived) {
+  const int port = graft_test::free_port();
+  auto host = std::async(std::launch::async, [port] { return rendezvous_message(role::baseline, port); });
+  c10d::TCPStore other("127.0.0.1", store_options(port, false));  // retries until graft's store listens
+  other.set("init/", std::vector<std::uint8_t>{1});
+  const std::string message = host.get();
+  EXPECT_NE(message.find("holds no graft world within 2 s, but another program reached it"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("sglang's own grafter"), std::string::npos) << message;
+}
+
+TEST(C10dExchange, AClientInAStoreAnotherProgramHostsSaysSo) {
+  const int port = graft_test::free_port();
+  c10d::TCPStore other("127.0.0.1", store_options(port, true));
+  other.set("init/", std::vector<std::uint8_t>{1});
+  const std::string message = rendezvous_message(role::target, port);
+  EXPECT_NE(message.find("holds no graft world within 2 s, but another program reached it"), std::string::npos)
       << message;
 }
 
