@@ -47,4 +47,4 @@ cd "$installed"
 PYTHONPATH="$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
   "$user_python" -c 'import graft, sys; assert graft.__file__.startswith(sys.argv[1]), graft.__file__' "$site"
 PYTHONPATH="$tests" PYTHONDONTWRITEBYTECODE=1 GRAFT_CLIENT="$client" GRAFT_DOUBLE_PLUGIN="$plugin" \
-  "$user_python" -m pytest -q -p no:cacheprovider "$tests"
+  GRAFT_TEST_INSTALLED=1 "$user_python" -m pytest -q -p no:cacheprovider "$tests"
