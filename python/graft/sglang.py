@@ -126,10 +126,6 @@ class SglangGrafter:
             return False
         return self._native is None or self._native.active
 
-    @property
-    def matched_calls(self):
-        return 0 if self._native is None else self._native.matched_calls
-
     def maybe_intercept(self, *, value, tags, extras=None):
         """One dumper.dump call: value with the dumper's tags and the call's grafter_extras."""
         if not self._config.grafter_enable or self._off:
