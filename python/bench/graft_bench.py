@@ -63,6 +63,14 @@ def interleaved_medians(variants, barrier, reps, warmup=2):
     return {name: statistics.median(times) for name, times in samples.items()}
 
 
+def ratio_names(with_sglang):
+    """Each timed variant but raw, by its ratio's name in the results (ratio_off, ...)."""
+    names = {f"graft_{mode}": mode for mode in MODES}
+    if with_sglang:
+        names["sglang"] = "sglang"
+    return names
+
+
 def sglang_grafter(role, port):
     """sglang's own _Grafter as its dumper makes it, or the reason there is none."""
     import sglang_dumper
@@ -125,10 +133,7 @@ def rank_main(args):
                                   grafted("sglang"))
         medians = interleaved_medians(variants, lambda: pair.barrier().wait(), reps)
         row = {"mib": mib, "bytes": numel * 4, "reps": reps, "raw_s": medians["raw"]}
-        ratios = {f"graft_{mode}": mode for mode in MODES}
-        if sglang is not None:
-            ratios["sglang"] = "sglang"
-        for variant, ratio in ratios.items():
+        for variant, ratio in ratio_names(sglang is not None).items():
             row[f"{variant}_s"] = medians[variant]
             row[f"ratio_{ratio}"] = medians[variant] / row["raw_s"]
         results.append(row)
@@ -150,8 +155,7 @@ def table(results, sglang):
     lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for row in results:
         cells = [f"{row['mib']} MiB", f"{row['raw_s'] * 1e3:.2f} ms"]
-        for variant, ratio in [("graft_off", "off"), ("graft_full", "full")] + (
-                [("sglang", "sglang")] if with_sglang else []):
+        for variant, ratio in ratio_names(with_sglang).items():
             cells += [f"{row[variant + '_s'] * 1e3:.2f} ms", f"{row['ratio_' + ratio]:.2f}x"]
         lines.append("| " + " | ".join(cells) + " |")
     if not with_sglang:

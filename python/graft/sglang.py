@@ -31,8 +31,7 @@ import torch
 from graft import _graft
 from graft._graft import ConfigError
 from graft._transforms import load_python_transform
-
-DUMPER_MODULE = "sglang.srt.debug_utils.dumper"
+from graft_sglang_hook import DUMPER_MODULE  # the start-up hook, installed beside the package
 
 # The grafter_* fields of sglang's DumperConfig that name a graft setting.
 _SHARED_SETTINGS = ("enable", "role", "b2t_filter", "t2b_filter", "master_address", "master_port",
@@ -42,14 +41,13 @@ _FILTERS = ("b2t_filter", "t2b_filter", "compare_filter")
 _PREFIX = "DUMPER_GRAFTER_"
 
 
-def settings_env(config, environ=None):
+def settings_env(config):
     """The DUMPER_GRAFTER_* settings graft runs with under a DumperConfig.
 
     The environment's, with the config's grafter_* fields in place of their
     names: a dumper built in code keeps what its code says.
     """
-    environ = os.environ if environ is None else environ
-    env = {name: value for name, value in environ.items() if name.startswith(_PREFIX)}
+    env = {name: value for name, value in os.environ.items() if name.startswith(_PREFIX)}
     for key in _SHARED_SETTINGS:
         name = _PREFIX + key.upper()
         value = getattr(config, "grafter_" + key)

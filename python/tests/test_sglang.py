@@ -143,14 +143,19 @@ def test_a_dumper_of_another_shape_gets_one_warning_and_keeps_its_grafter():
     assert other._Grafter is OtherGrafter
 
 
+def target_config(module, world_size, **more):
+    """An enabled target's DumperConfig, world_size ranks a side, for grafters made in this process."""
+    return module.DumperConfig(
+        enable=True, grafter_enable=True, grafter_role="target", grafter_b2t_filter="name == 'h'",
+        grafter_master_address="127.0.0.1", grafter_master_port=29999, grafter_baseline_world_size=world_size,
+        grafter_target_world_size=world_size, **more)
+
+
 def test_an_invalid_graft_setting_is_a_config_error_when_the_dumper_is_made(monkeypatch):
     import graft.sglang
     module = sglang_dumper.load()
     monkeypatch.setenv("DUMPER_GRAFTER_MEASURE", "sometimes")
-    config = module.DumperConfig(
-        enable=True, grafter_enable=True, grafter_role="target", grafter_b2t_filter="name == 'h'",
-        grafter_master_address="127.0.0.1", grafter_master_port=29999, grafter_baseline_world_size=1,
-        grafter_target_world_size=1)
+    config = target_config(module, world_size=1)
     with pytest.raises(graft.ConfigError, match="DUMPER_GRAFTER_MEASURE: expected 'full'"):
         graft.sglang.SglangGrafter(config=config)
 
@@ -160,10 +165,7 @@ def test_a_side_world_that_disagrees_is_said_once_and_grafts_nothing(monkeypatch
     module = sglang_dumper.load()
     for name in ("RANK", "WORLD_SIZE"):
         monkeypatch.delenv(name, raising=False)
-    config = module.DumperConfig(
-        enable=True, grafter_enable=True, grafter_role="target", grafter_b2t_filter="name == 'h'",
-        grafter_master_address="127.0.0.1", grafter_master_port=29999, grafter_baseline_world_size=2,
-        grafter_target_world_size=2, grafter_backend="gloo")
+    config = target_config(module, world_size=2, grafter_backend="gloo")
     grafter = graft.sglang.SglangGrafter(config=config)
     assert not torch.distributed.is_initialized()  # so the side is RANK/WORLD_SIZE's: 0 of 1
     value = torch.arange(3.0)
