@@ -33,8 +33,6 @@ import sys
 import time
 from datetime import timedelta
 
-# sglang_dumper: sglang's dumper loaded as shipped, without its serving stack.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests"))
 
 TARGET_RATIO = 1.3
 MODES = ("off", "full")
@@ -73,11 +71,11 @@ def ratio_names(with_sglang):
 
 def sglang_grafter(role, port):
     """sglang's own _Grafter as its dumper makes it, or the reason there is none."""
-    import sglang_dumper
-    missing = sglang_dumper.missing_reason()
+    from graft import sglang_reference
+    missing = sglang_reference.missing_reason()
     if missing:
         return None, missing
-    module = sglang_dumper.load()
+    module = sglang_reference.load()
     config = module.DumperConfig(
         enable=True, enable_output_file=False, enable_output_console=False, exp_name="graft_bench",
         grafter_enable=True, grafter_role=role, grafter_b2t_filter="name == 't'",

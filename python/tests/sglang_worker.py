@@ -27,7 +27,7 @@ if not HOOK_AT_STARTUP and os.environ.get("GRAFT_TEST_SITE_DIR"):
 import torch  # noqa: E402
 import torch.distributed as dist  # noqa: E402
 
-import sglang_dumper  # noqa: E402
+from graft import sglang_reference  # noqa: E402
 from world_values import CALLS, own_value  # noqa: E402
 
 
@@ -82,7 +82,7 @@ def dumper_in_code(module, role):
 
 
 def main(program, result_path):
-    module = sglang_dumper.load()
+    module = sglang_reference.load()
     role = os.environ["DUMPER_GRAFTER_ROLE"]
     installed = None
     if program == "dumper_in_code":

@@ -13,11 +13,11 @@ import pytest
 import torch
 
 import graft
-import sglang_dumper
+from graft import sglang_reference
 from world import run_world
 from world_values import CALLS, own_value
 
-_missing = sglang_dumper.missing_reason()
+_missing = sglang_reference.missing_reason()
 # CI installs sglang into every pip torch it tests (ci/install-torch.sh):
 # there a missing sglang is a failure, not a skip.
 if _missing and os.environ.get("CI", "").lower() in ("true", "1") and int(torch.__version__.split(".")[0]) >= 2:
@@ -70,7 +70,7 @@ def test_switch_on_grafts_through_graft_with_the_dumpers_tags(tmp_path, baseline
         assert init["backend"] == "gloo"
         assert init["backend_source"] == "DUMPER_GRAFTER_BACKEND"
         assert init["rank_source"] == "torch.distributed's default group"
-        assert init["host"] == f"sglang {sglang_dumper.VERSION} dumper"
+        assert init["host"] == f"sglang {sglang_reference.VERSION} dumper"
         kind = "send" if side == "baseline" else "recv_grafted"
         calls = process.events_of(kind)
         assert [e["tags"] for e in calls] == [
@@ -126,7 +126,7 @@ def test_a_graft_process_facing_sglangs_grafter_says_so_within_its_timeout(tmp_p
 
 def test_a_dumper_of_another_shape_gets_one_warning_and_keeps_its_grafter():
     import graft.sglang
-    module = sglang_dumper.load()
+    module = sglang_reference.load()
 
     class OtherGrafter(module._Grafter):
         def maybe_intercept(self, value, tags):  # positional: not the interface graft plugs into
@@ -138,7 +138,7 @@ def test_a_dumper_of_another_shape_gets_one_warning_and_keeps_its_grafter():
         assert graft.sglang.install(other) is False
     assert len(caught) == 1
     message = str(caught[0].message)
-    assert f"sglang {sglang_dumper.VERSION}'s dumper" in message
+    assert f"sglang {sglang_reference.VERSION}'s dumper" in message
     assert "maybe_intercept" in message and "sglang's own grafter stays in place" in message
     assert other._Grafter is OtherGrafter
 
@@ -153,7 +153,7 @@ def target_config(module, world_size, **more):
 
 def test_an_invalid_graft_setting_is_a_config_error_when_the_dumper_is_made(monkeypatch):
     import graft.sglang
-    module = sglang_dumper.load()
+    module = sglang_reference.load()
     monkeypatch.setenv("DUMPER_GRAFTER_MEASURE", "sometimes")
     config = target_config(module, world_size=1)
     with pytest.raises(graft.ConfigError, match="DUMPER_GRAFTER_MEASURE: expected 'full'"):
@@ -162,7 +162,7 @@ def test_an_invalid_graft_setting_is_a_config_error_when_the_dumper_is_made(monk
 
 def test_a_side_world_that_disagrees_is_said_once_and_grafts_nothing(monkeypatch, capsys):
     import graft.sglang
-    module = sglang_dumper.load()
+    module = sglang_reference.load()
     for name in ("RANK", "WORLD_SIZE"):
         monkeypatch.delenv(name, raising=False)
     config = target_config(module, world_size=2, grafter_backend="gloo")

@@ -1,5 +1,6 @@
 """sglang's own dumper, from the sglang wheel (pip install --no-deps sglang==0.5.23),
-loaded as shipped without sglang's serving stack.
+loaded as shipped without sglang's serving stack: what graft's conformance
+runs (graft run --grafter sglang), its tests and its bench measure against.
 
 sglang/__init__.py imports the whole server, so the packages sglang,
 sglang.srt and sglang.srt.debug_utils are entered by path, and the three
@@ -14,8 +15,8 @@ import importlib.util
 import sys
 import types
 
-DUMPER_MODULE = "sglang.srt.debug_utils.dumper"
-VERSION = "0.5.23"
+from graft_sglang_hook import DUMPER_MODULE  # the start-up hook, installed beside the package
+VERSION = "0.5.23"  # the release graft is tested against
 
 
 def missing_reason():
@@ -34,7 +35,7 @@ def _stand_in(name, *functions):
     module = types.ModuleType(name)
     for function in functions:
         def unused(*args, _name=f"{name}.{function}", **kwargs):
-            raise RuntimeError(f"{_name} is a stand-in for sglang's serving runtime: the test did not expect a call")
+            raise RuntimeError(f"{_name} is a stand-in for sglang's serving runtime: graft did not expect a call")
         setattr(module, function, unused)
     sys.modules[name] = module
 
