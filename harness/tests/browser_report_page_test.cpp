@@ -56,7 +56,7 @@ class report_page_browser : public ::testing::Test {
 TEST_F(report_page_browser, HtmlDomHoldsEverySectionAndItsPictures) {
   const std::string dom = dump_dom(page_, dir_ / "profile");
   ASSERT_TRUE(has(dom, "</html>")) << "no DOM from " GRAFT_CHROMIUM ":\n" << dom;
-  for (const char* id : {"run", "diffs", "bench", "localize"}) {
+  for (const char* id : {"run", "diffs", "conformance", "bench", "localize"}) {
     EXPECT_TRUE(has(dom, std::string("<section id=\"") + id + "\">")) << id;
   }
   EXPECT_TRUE(has(dom, "<svg xmlns=\"http://www.w3.org/2000/svg\""));
@@ -73,7 +73,7 @@ TEST_F(report_page_browser, XhtmlParseFindsNoError) {
   const std::string dom = dump_dom(xhtml, dir_ / "profile");
   ASSERT_TRUE(has(dom, "</html>")) << "no DOM from " GRAFT_CHROMIUM ":\n" << dom;
   EXPECT_FALSE(has(dom, "parsererror")) << dom.substr(0, 2000);
-  for (const char* id : {"run", "diffs", "bench", "localize"}) {
+  for (const char* id : {"run", "diffs", "conformance", "bench", "localize"}) {
     EXPECT_TRUE(has(dom, std::string("<section id=\"") + id + "\">")) << id;
   }
 }

@@ -35,7 +35,7 @@ class report_page : public ::testing::Test {
 
 TEST_F(report_page, ShowsEverySectionOfAFullFolder) {
   const std::string page = render_report_page(reports_);
-  for (const char* id : {"run", "diffs", "bench", "localize"}) {
+  for (const char* id : {"run", "diffs", "conformance", "bench", "localize"}) {
     EXPECT_TRUE(has(page, std::string("<section id=\"") + id + "\">")) << id;
     EXPECT_TRUE(has(page, std::string("<a href=\"#") + id + "\">")) << id;
   }
@@ -84,6 +84,19 @@ TEST_F(report_page, BenchSectionRendersThePythonBenchTable) {
   EXPECT_LT(page.find("graft bench report"), page.find("graft and sglang&#39;s grafter")) << page;
 }
 
+TEST_F(report_page, ConformanceSectionRendersTheTableAndLinksItsJson) {
+  std::filesystem::remove(reports_ / "conformance.md");
+  EXPECT_TRUE(has(render_report_page(reports_), "<li>No conformance table: graft conformance writes one."));
+  dir_.write("reports/conformance.md",
+             "Every scenario.\n\n| scenario | graft C++ | sglang |\n|---|---|---|\n| desync | pass | FAIL: changed |\n");
+  dir_.write("reports/conformance.json", "{}");
+  const std::string page = render_report_page(reports_);
+  EXPECT_TRUE(has(page, "<section id=\"conformance\">")) << page;
+  EXPECT_TRUE(has(page, "<th>scenario</th><th>graft C++</th><th>sglang</th>")) << page;
+  EXPECT_TRUE(has(page, "<td>FAIL: changed</td>")) << page;
+  EXPECT_TRUE(has(page, "href=\"conformance.json\"")) << page;
+}
+
 TEST_F(report_page, LocalizeSectionNamesTheCulpritAndTolerance) {
   const std::string page = render_report_page(reports_);
   EXPECT_TRUE(has(page, "<dd class=\"fail\">mlp_output[2] (layer 2): local rel_diff")) << page;
@@ -99,6 +112,7 @@ TEST_F(report_page, AnEmptyFolderSaysWhatIsAbsent) {
   EXPECT_FALSE(has(page, "<nav>"));
   EXPECT_TRUE(has(page, "<li>No graft run: there is no summary.json"));
   EXPECT_TRUE(has(page, "<li>No snapshot diffs:"));
+  EXPECT_TRUE(has(page, "<li>No conformance table:"));
   EXPECT_TRUE(has(page, "<li>No bench:"));
   EXPECT_TRUE(has(page, "<li>No localize run:"));
 }

@@ -384,9 +384,32 @@ TEST(GraftCli, RunKillsStragglersAtTheScenarioTimeout) {
   });
   const auto r = graft(dir, "run peer_never_arrives" + where, "CI=true");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("peer_never_arrives ... ERROR"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("peer_never_arrives ... HANG"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("timed out after 1 s (the scenario's timeout_s); killed baseline-0"), std::string::npos)
       << r.output;
+}
+
+TEST(GraftCli, APythonThatCannotPlayStopsTheRunBeforeAnyScenario) {
+  temp_dir dir;
+  const std::string where = scenario_copy(dir, "desync", [](nlohmann::json&) {});
+  const auto missing = graft(dir, "run desync --grafter python --python " + quoted(dir / "no-python") + where);
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("--python " + (dir / "no-python").string() +
+                                ": graft's scenario worker for graft Python cannot start"),
+            std::string::npos)
+      << missing.output;
+  EXPECT_EQ(missing.output.find("[1/1]"), std::string::npos) << missing.output;
+
+  // A program that runs but is no Python with graft: its answer is the reason.
+  const auto no_graft = graft(dir, "run desync --grafter sglang --python /bin/false" + where);
+  EXPECT_EQ(no_graft.exit_code, 2) << no_graft.output;
+  EXPECT_NE(no_graft.output.find("--python /bin/false: graft's scenario worker for sglang cannot start (exit 1)"),
+            std::string::npos)
+      << no_graft.output;
+
+  const auto unknown = graft(dir, "run desync --grafter rust" + where);
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("rust"), std::string::npos) << unknown.output;
 }
 
 TEST(GraftCli, ListOfAMissingFixturesFolderIsBadInput) {

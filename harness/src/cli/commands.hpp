@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <graft/harness/grafter_kind.hpp>
+#include <graft/harness/runner.hpp>
 #include <graft/harness/scenario.hpp>
 
 namespace graft::harness::cli {
@@ -17,6 +19,8 @@ struct paths {
   std::filesystem::path reports;
   std::filesystem::path plugins;
   std::filesystem::path worker;
+  std::filesystem::path python;          // the Python scenario workers' interpreter
+  std::filesystem::path python_package;  // put in front of their PYTHONPATH when set
 
   std::filesystem::path scenarios() const { return fixtures / "scenarios"; }
   std::filesystem::path goldens() const { return fixtures / "snapshots"; }
@@ -53,8 +57,24 @@ struct run_request {
   int jobs = 1;
   std::optional<std::filesystem::path> junit;  // write JUnit XML there too
   bool json = false;                           // summary as JSON on stdout, progress on stderr
+  grafter_kind grafter = grafter_kind::cpp;    // who plays the ranks
 };
 int run_command(const paths& p, const run_request& request);
+
+// What graft run and graft conformance do before playing: load the targets
+// (full: the whole folder was chosen), refuse duplicate names, check the
+// paths and that grafter's workers can start. An exit code when something is
+// wrong (said on stderr), else nullopt.
+std::optional<int> prepare_run(const paths& p, const std::vector<std::string>& targets, grafter_kind grafter,
+                               std::vector<scenario>* scenarios, bool* full);
+runner_options runner_options_for(const paths& p, grafter_kind grafter, int jobs);
+
+// Plays every CPU scenario among the targets (all by default) with each
+// grafter kind, each into REPORTS/conformance/KIND/, and writes the table to
+// REPORTS/conformance.md and conformance.json and the report page. Exit 1
+// when a cell of graft's own failed (conformance.hpp), 2 bad input or a
+// Python worker that cannot start.
+int conformance_command(const paths& p, const std::vector<std::string>& targets, int jobs);
 int diff_command(const std::string& expected, const std::string& actual, bool json);
 int update_command(const paths& p, const std::vector<std::string>& names, bool prune);
 int list_command(const paths& p, bool json);

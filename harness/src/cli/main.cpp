@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
   app.fallthrough();
   app.set_version_flag("--version", std::string("graft ") + graft::version(), "print graft's version and exit");
   const graft::harness::runtime_paths& defaults = graft::harness::default_runtime_paths();
-  cli::paths p{defaults.fixtures, defaults.reports, defaults.plugins, defaults.worker};
+  cli::paths p{defaults.fixtures, defaults.reports, defaults.plugins, defaults.worker, defaults.python,
+               defaults.python_package};
   app.add_option("--fixtures", p.fixtures, "folder with scenarios/ and snapshots/")->capture_default_str();
   app.add_option("--reports", p.reports, "folder for snapshots/, runs/, summary.json and localize/")->capture_default_str();
   app.add_option("--plugins", p.plugins, "folder of the sample transform plugins")->capture_default_str();
@@ -62,6 +63,31 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run->add_option("--junit", junit, "also write the results as JUnit XML to this file (for CI)");
   run->add_flag("--json", run_json, "print the summary as JSON on stdout (progress goes to stderr)");
+  std::string run_grafter = "cpp";
+  const auto add_python_option = [&p](CLI::App* command) {
+    command->add_option("--python", p.python,
+                        "the Python that runs the Python workers (it imports torch, graft, and for sglang "
+                        "sglang's dumper)")
+        ->capture_default_str();
+  };
+  run->add_option("--grafter", run_grafter,
+                  "who plays the ranks: cpp (graft_worker), python (graft's Python package) or sglang "
+                  "(sglang's own grafter, through dumper.dump)")
+      ->check(CLI::IsMember({"cpp", "python", "sglang"}))
+      ->capture_default_str();
+  add_python_option(run);
+
+  std::vector<std::string> conformance_targets;
+  int conformance_jobs = 1;
+  auto* conformance = app.add_subcommand(
+      "conformance", "play every CPU scenario with graft C++, graft Python and sglang's own grafter and write the "
+                     "table (REPORTS/conformance.md, conformance.json, the report page); exit 1 when graft's own "
+                     "failed");
+  conformance->add_option("scenarios", conformance_targets, "scenario files, folders of them, or scenario names");
+  conformance->add_option("-j,--jobs", conformance_jobs, "scenarios to run at once (0: one per core)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  add_python_option(conformance);
 
   std::string expected, actual;
   bool diff_json = false;
@@ -113,8 +139,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (const std::string word = misplaced_command(argc, argv, app); !word.empty()) {
-      std::cerr << "graft: unknown command '" << word << "'; the commands are run, diff, review, update, "
-                << "list, plugins and localize (graft --help)\n";
+      std::cerr << "graft: unknown command '" << word << "'; the commands are run, conformance, diff, review, "
+                << "update, list, plugins and localize (graft --help)\n";
       return 2;
     }
     // --help exits 0; any usage error is bad input.
@@ -123,8 +149,11 @@ int main(int argc, char** argv) {
   if (run_request.jobs == 0) run_request.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   if (!junit.empty()) run_request.junit = junit;
   run_request.json = run_json;
+  run_request.grafter = *graft::harness::parse_grafter_kind(run_grafter);
+  if (conformance_jobs == 0) conformance_jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   try {
     if (run->parsed()) return cli::run_command(p, run_request);
+    if (conformance->parsed()) return cli::conformance_command(p, conformance_targets, conformance_jobs);
     if (diff->parsed()) return cli::diff_command(expected, actual, diff_json);
     if (update->parsed()) return cli::update_command(p, names, prune);
     if (list->parsed()) return cli::list_command(p, list_json);

@@ -44,23 +44,22 @@ std::ostream& progress_stream(bool json) { return json ? std::cerr : std::cout; 
 
 }  // namespace
 
-int run_command(const paths& p, const run_request& request) {
-  std::vector<scenario> scenarios;
-  bool full = false;
+std::optional<int> prepare_run(const paths& p, const std::vector<std::string>& targets, grafter_kind grafter,
+                               std::vector<scenario>* scenarios, bool* full) {
   try {
-    if (!load_all(resolve_targets(p, request.targets, &full), &scenarios)) return 2;
+    if (!load_all(resolve_targets(p, targets, full), scenarios)) return 2;
   } catch (const fixture_error& e) {
     std::cerr << e.what() << "\n";
     return 2;
   }
-  if (scenarios.empty()) {
-    std::string where = request.targets.empty() ? p.scenarios().string() : "";
-    for (const auto& t : request.targets) where += (where.empty() ? "" : ", ") + t;
+  if (scenarios->empty()) {
+    std::string where = targets.empty() ? p.scenarios().string() : "";
+    for (const auto& t : targets) where += (where.empty() ? "" : ", ") + t;
     std::cerr << "no scenarios found in " << where << "\n";
     return 2;
   }
   std::set<std::string> names;
-  for (const auto& s : scenarios) {
+  for (const auto& s : *scenarios) {
     if (!names.insert(s.name).second) {
       std::cerr << "two scenarios are named '" << s.name
                 << "': names must be unique, since a scenario's name picks its golden and its run folder\n";
@@ -68,14 +67,42 @@ int run_command(const paths& p, const run_request& request) {
     }
   }
   if (const auto problems = run_environment_problems(p); !problems.empty()) {
-    for (const auto& problem : problems) std::cerr << "graft run: " << problem << "\n";
+    for (const auto& problem : problems) std::cerr << "graft: " << problem << "\n";
     return 2;
   }
+  if (const auto problem = python_worker_problem(runner_options_for(p, grafter, 1))) {
+    std::cerr << "graft: " << *problem << "\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+runner_options runner_options_for(const paths& p, grafter_kind grafter, int jobs) {
+  runner_options options;
+  options.fixtures = p.fixtures;
+  options.reports = p.reports;
+  options.plugins = p.plugins;
+  options.worker = p.worker;
+  options.ci = is_ci_from_process_env();
+  options.jobs = jobs;
+  options.grafter = grafter;
+  options.python = p.python;
+  options.python_package = p.python_package;
+  return options;
+}
+
+int run_command(const paths& p, const run_request& request) {
+  std::vector<scenario> scenarios;
+  bool full = false;
+  if (const auto failed = prepare_run(p, request.targets, request.grafter, &scenarios, &full)) return *failed;
+  std::set<std::string> names;
+  for (const auto& s : scenarios) names.insert(s.name);
   std::ostream& out = progress_stream(request.json);
-  runner_options options{p.fixtures, p.reports, p.plugins, p.worker, is_ci_from_process_env(), request.jobs,
-                         std::nullopt};
+  const runner_options options = runner_options_for(p, request.grafter, request.jobs);
   out << "graft run: " << scenarios.size() << " scenario" << (scenarios.size() == 1 ? "" : "s") << ", "
-      << options.jobs << " at a time" << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
+      << options.jobs << " at a time"
+      << (options.grafter == grafter_kind::cpp ? "" : ", played by " + std::string(display_name(options.grafter)))
+      << (options.ci ? " (CI: goldens are read-only)" : "") << "\n"
       << std::flush;
   const auto results =
       run_scenarios(scenarios, options, [&out](std::size_t i, std::size_t n, const scenario_result& r) {

@@ -27,6 +27,7 @@ void finish_section(page_section& section, const std::string& absent, const std:
 page_section run_section(const std::filesystem::path& reports);
 page_section diffs_section(const std::filesystem::path& reports);
 page_section bench_section(const std::filesystem::path& reports);
+page_section conformance_section(const std::filesystem::path& reports);
 page_section localize_section(const std::filesystem::path& reports);
 
 // A part's text, or why there is none: "cannot read the file (No such file

@@ -63,6 +63,7 @@ std::string render_report_page(const std::filesystem::path& reports_dir) {
   const std::vector<report::page_section> sections{
       guarded(report::run_section, "run", "Last graft run", reports_dir),
       guarded(report::diffs_section, "diffs", "Failed scenarios", reports_dir),
+      guarded(report::conformance_section, "conformance", "Conformance", reports_dir),
       guarded(report::bench_section, "bench", "Bench", reports_dir),
       guarded(report::localize_section, "localize", "Localize", reports_dir)};
   std::string nav, body, absent;

@@ -181,7 +181,26 @@ std::string outcome_of(const nlohmann::json& events) {
   return kind;
 }
 
-std::vector<std::string> check_expectations(const scenario& s, const worker_results& results) {
+namespace {
+
+// The grafter's construction: as declared by expect_setup, or quiet.
+void check_setup(const std::optional<expectation>& setup, const nlohmann::json& result, const std::string& who,
+                 std::vector<std::string>& failures) {
+  const nlohmann::json& setup_events = result["setup"].value("events", nlohmann::json::array());
+  if (setup) {
+    check_events(*setup, setup_events, "setup " + who, failures);
+  } else if (const std::string outcome = outcome_of(setup_events); outcome != "none") {
+    // Said first: a grafter that did not start explains every step below.
+    const nlohmann::json* last = last_event(setup_events);
+    failures.push_back("setup " + who + ": unexpected " + outcome +
+                       "; fix the scenario's grafter settings, or declare it with expect_setup: " +
+                       last->value("message", ""));
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> check_expectations(const scenario& s, const worker_results& results, bool events) {
   std::vector<std::string> failures;
   for (graft::role side : {graft::role::baseline, graft::role::target}) {
     if (s.is_absent(side)) continue;
@@ -197,26 +216,25 @@ std::vector<std::string> check_expectations(const scenario& s, const worker_resu
         failures.push_back(who + ": the worker failed: " + result["error"].get<std::string>());
         continue;
       }
-      const nlohmann::json& setup_events = result["setup"].value("events", nlohmann::json::array());
-      if (const auto& setup = s.expect_setup(side)) {
-        check_events(*setup, setup_events, "setup " + who, failures);
-      } else if (const std::string outcome = outcome_of(setup_events); outcome != "none") {
-        // Said first: a grafter that did not start explains every step below.
-        const nlohmann::json* last = last_event(setup_events);
-        failures.push_back("setup " + who + ": unexpected " + outcome +
-                           "; fix the scenario's grafter settings, or declare it with expect_setup: " +
-                           last->value("message", ""));
-      }
+      if (events) check_setup(s.expect_setup(side), result, who, failures);
       const nlohmann::json& steps = result.value("steps", nlohmann::json::array());
       for (std::size_t i = 0; i < s.steps.size(); ++i) {
         const rank_call& call = s.steps[i].calls(side)[static_cast<std::size_t>(rank)];
+        if (i < steps.size() && steps[i].contains("raised")) {
+          // The rank's last step: what follows was never called.
+          failures.push_back(where(i, call.name, side, rank) +
+                             ": the grafter raised into the host program: " +
+                             (steps[i]["raised"].is_string() ? steps[i]["raised"].get<std::string>()
+                                                             : steps[i]["raised"].dump()));
+          break;
+        }
         if (!call.expect || !call.runs) continue;
         const std::string at = where(i, call.name, side, rank);
         if (i >= steps.size()) {
           failures.push_back(at + ": the worker reported no result for this step");
           continue;
         }
-        check_events(*call.expect, steps[i].value("events", nlohmann::json::array()), at, failures);
+        if (events) check_events(*call.expect, steps[i].value("events", nlohmann::json::array()), at, failures);
         check_step_values(i, *call.expect, steps[i], results, side, rank, at, failures);
       }
     }

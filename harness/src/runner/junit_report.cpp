@@ -24,8 +24,10 @@ std::string outcome_element(const scenario_result& r) {
   switch (r.outcome) {
     case scenario_result::status::pass: return "";
     case scenario_result::status::fail: element = "failure"; break;
-    case scenario_result::status::error: element = "error"; break;
-    case scenario_result::status::skip: element = "skipped"; break;
+    case scenario_result::status::error:
+    case scenario_result::status::hang: element = "error"; break;
+    case scenario_result::status::skip:
+    case scenario_result::status::not_applicable: element = "skipped"; break;
   }
   const std::string all = joined_lines(r.problems);
   const std::string first = r.problems.empty() ? r.note : r.problems.front().substr(0, r.problems.front().find('\n'));
@@ -40,8 +42,8 @@ std::string junit_xml(const std::vector<scenario_result>& results) {
   double seconds = 0;
   for (const auto& r : results) {
     failures += r.outcome == scenario_result::status::fail;
-    errors += r.outcome == scenario_result::status::error;
-    skipped += r.outcome == scenario_result::status::skip;
+    errors += r.outcome == scenario_result::status::error || r.outcome == scenario_result::status::hang;
+    skipped += r.outcome == scenario_result::status::skip || r.outcome == scenario_result::status::not_applicable;
     seconds += r.seconds;
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";

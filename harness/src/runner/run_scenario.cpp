@@ -11,6 +11,8 @@
 #include <graft/harness/snapshot_store.hpp>
 #include <graft/harness/worker_protocol.hpp>
 
+#include "runner/worker_launch.hpp"
+
 namespace graft::harness {
 
 namespace {
@@ -29,17 +31,6 @@ std::string indent(const std::string& text) {
   return out;
 }
 
-std::vector<std::string> worker_argv(const scenario& s, const runner_options& options, const worker_files& f,
-                                     int port) {
-  return {options.worker.string(),
-          "--scenario", std::filesystem::absolute(s.path).string(),
-          "--role", std::string(to_string(f.side)),
-          "--rank", std::to_string(f.rank),
-          "--port", std::to_string(port),
-          "--out", f.folder.string(),
-          "--plugins", options.plugins.string()};
-}
-
 nlohmann::json read_result(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) return nullptr;
@@ -47,24 +38,20 @@ nlohmann::json read_result(const std::filesystem::path& path) {
   return parsed.is_discarded() ? nlohmann::json() : parsed;
 }
 
-// Starts every rank of every side that is not absent, waits for them within
-// the scenario's timeout and returns the problems that make the run an error.
-std::vector<std::string> play(const scenario& s, const runner_options& options, const std::vector<worker_files>& files,
-                              int port, std::chrono::steady_clock::time_point started) {
-  std::vector<std::string> problems;
-  // Scenarios name their plugins themselves; a user's plugin path must not change what loads.
-  std::vector<std::string> env = environment_without({"GRAFT_PLUGIN_PATH", "TORCH_NCCL_BLOCKING_WAIT",
-                                                      "NCCL_BLOCKING_WAIT"});
-  if (s.backend() == "nccl") {
-    // A host that chooses NCCL runs in torch's blocking-wait mode, which
-    // graft requires (docs/gpu.md); libtorch before 2.2 reads only
-    // the second name.
-    env.push_back("TORCH_NCCL_BLOCKING_WAIT=1");
-    env.push_back("NCCL_BLOCKING_WAIT=1");
-  }
+struct play_outcome {
+  std::vector<std::string> problems;  // what makes the run an error (or a hang)
+  bool hung = false;                  // some worker was still running at the deadline
+};
+
+// Starts every rank of every side that is not absent and waits for them
+// within the scenario's timeout.
+play_outcome play(const scenario& s, const runner_options& options, const std::vector<worker_files>& files,
+                  const scenario_ports& ports, std::chrono::steady_clock::time_point started) {
+  play_outcome outcome;
+  const std::vector<std::string> env = worker_environment(options, s.backend() == "nccl");
   std::vector<child_process> processes;
   processes.reserve(files.size());
-  for (const auto& f : files) processes.emplace_back(worker_argv(s, options, f, port), env, f.log());
+  for (const auto& f : files) processes.emplace_back(worker_argv(s, options, f, ports), env, f.log());
   const auto deadline = started + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(s.timeout_s));
   if (!wait_all(processes, deadline)) {
@@ -74,20 +61,21 @@ std::vector<std::string> play(const scenario& s, const runner_options& options, 
       processes[i].kill();
       killed += (killed.empty() ? "" : ", ") + files[i].stem();
     }
-    problems.push_back("timed out after " + std::to_string(static_cast<int>(s.timeout_s)) +
-                       " s (the scenario's timeout_s); killed " + killed);
+    outcome.hung = true;
+    outcome.problems.push_back("timed out after " + std::to_string(static_cast<int>(s.timeout_s)) +
+                               " s (the scenario's timeout_s); killed " + killed);
   }
   for (std::size_t i = 0; i < processes.size(); ++i) {
     const std::string status = processes[i].describe_status();
     if (status == "exit 0") continue;
     const nlohmann::json result = read_result(files[i].result());
     const bool has_error = result.is_object() && result.contains("error") && result["error"].is_string();
-    problems.push_back(files[i].stem() + " " + status + ": " +
-                       (has_error ? result["error"].get<std::string>()
-                                  : "log " + files[i].log().string() + " ends:\n" +
-                                        indent(tail_of_file(files[i].log(), kLogTailLines))));
+    outcome.problems.push_back(files[i].stem() + " " + status + ": " +
+                               (has_error ? result["error"].get<std::string>()
+                                          : "log " + files[i].log().string() + " ends:\n" +
+                                                indent(tail_of_file(files[i].log(), kLogTailLines))));
   }
-  return problems;
+  return outcome;
 }
 
 }  // namespace
@@ -98,11 +86,16 @@ std::string_view to_string(scenario_result::status s) {
     case scenario_result::status::fail: return "FAIL";
     case scenario_result::status::skip: return "SKIP";
     case scenario_result::status::error: return "ERROR";
+    case scenario_result::status::hang: return "HANG";
+    case scenario_result::status::not_applicable: return "N/A";
   }
   return "?";
 }
 
-std::string result_name(scenario_result::status s) { return ascii_lower(std::string(to_string(s))); }
+std::string result_name(scenario_result::status s) {
+  if (s == scenario_result::status::not_applicable) return "not_applicable";
+  return ascii_lower(std::string(to_string(s)));
+}
 
 namespace {
 
@@ -147,6 +140,12 @@ scenario_result run_scenario(const scenario& s, const runner_options& options) {
     std::error_code ec;
     std::filesystem::remove_all(folder, ec);
     std::filesystem::create_directories(folder);
+    if (const auto reason = not_applicable_reason(s, options.grafter)) {
+      r.outcome = scenario_result::status::not_applicable;
+      r.problems.push_back(*reason);
+      r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      return r;
+    }
     if (s.cuda_ranks() > 0) {
       const device_inventory have =
           options.devices ? *options.devices : probe_devices(options.worker, folder, kDeviceProbeLimit);
@@ -162,9 +161,13 @@ scenario_result run_scenario(const scenario& s, const runner_options& options) {
       if (s.is_absent(side)) continue;
       for (int rank = 0; rank < s.world_size(side); ++rank) files.push_back({folder, side, rank});
     }
-    const int port = free_port();
-    r.problems = play(s, options, files, port, started);
-    if (!r.problems.empty()) {
+    scenario_ports ports{free_port()};
+    if (options.grafter != grafter_kind::cpp) ports.baseline_side = free_port(), ports.target_side = free_port();
+    play_outcome played = play(s, options, files, ports, started);
+    r.problems = std::move(played.problems);
+    if (played.hung) {
+      r.outcome = scenario_result::status::hang;
+    } else if (!r.problems.empty()) {
       r.outcome = scenario_result::status::error;
     } else {
       worker_results results;
@@ -173,8 +176,13 @@ scenario_result run_scenario(const scenario& s, const runner_options& options) {
         results[{f.side, f.rank}] = read_result(f.result());
         for (auto& e : read_jsonl(f.events())) input.events.push_back(std::move(e));
       }
-      r.problems = check_expectations(s, results);
-      check_scenario_snapshot(s, options, make_snapshot(input, {{port}}), r);
+      const bool events = emits_graft_events(options.grafter);
+      r.problems = check_expectations(s, results, events);
+      if (events) {
+        check_scenario_snapshot(s, options, make_snapshot(input, {{ports.graft}}), r);
+      } else {
+        r.note = "values and bytes only: " + std::string(display_name(options.grafter)) + " emits no graft events";
+      }
       r.outcome = r.problems.empty() ? scenario_result::status::pass : scenario_result::status::fail;
     }
   } catch (const std::exception& e) {

@@ -54,7 +54,7 @@ std::string summary_table(const std::vector<scenario_result>& results) {
   for (const auto& r : results) width = std::max(width, r.name.size());
   auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s; };
   std::string out = pad("scenario", width) + "  result  time     note\n" + std::string(width + 32, '-') + "\n";
-  std::size_t pass = 0, fail = 0, skip = 0, error = 0;
+  std::size_t pass = 0, fail = 0, skip = 0, error = 0, hang = 0, not_applicable = 0;
   for (const auto& r : results) {
     char seconds[32];
     std::snprintf(seconds, sizeof seconds, "%6.1f s", r.seconds);
@@ -69,11 +69,15 @@ std::string summary_table(const std::vector<scenario_result>& results) {
       case scenario_result::status::fail: ++fail; break;
       case scenario_result::status::skip: ++skip; break;
       case scenario_result::status::error: ++error; break;
+      case scenario_result::status::hang: ++hang; break;
+      case scenario_result::status::not_applicable: ++not_applicable; break;
     }
   }
   out += std::to_string(results.size()) + " scenario" + (results.size() == 1 ? "" : "s") + ": " +
          std::to_string(pass) + " passed, " + std::to_string(fail) + " failed, " + std::to_string(error) +
-         " errors, " + std::to_string(skip) + " skipped\n";
+         " errors, " + std::to_string(skip) + " skipped" +
+         (hang ? ", " + std::to_string(hang) + " hung" : std::string()) +
+         (not_applicable ? ", " + std::to_string(not_applicable) + " not applicable" : std::string()) + "\n";
   // Loud: a skipped scenario checked nothing, and its reason says what it needs.
   for (const auto& r : results) {
     if (r.outcome == scenario_result::status::skip) {
@@ -87,8 +91,14 @@ std::string summary_table(const std::vector<scenario_result>& results) {
 int run_exit_code(const std::vector<scenario_result>& results) {
   bool all_skipped = !results.empty();
   for (const auto& r : results) {
-    if (r.outcome == scenario_result::status::fail || r.outcome == scenario_result::status::error) return 1;
-    all_skipped = all_skipped && r.outcome == scenario_result::status::skip;
+    switch (r.outcome) {
+      case scenario_result::status::fail:
+      case scenario_result::status::error:
+      case scenario_result::status::hang: return 1;
+      case scenario_result::status::pass: all_skipped = false; break;
+      case scenario_result::status::skip:
+      case scenario_result::status::not_applicable: break;
+    }
   }
   return all_skipped ? kExitAllSkipped : 0;
 }

@@ -18,23 +18,6 @@ namespace graft::harness::worker {
 
 namespace {
 
-constexpr double kDefaultGraftTimeout = 30;
-
-graft_config make_config(const scenario& s, const rank_assignment& a) {
-  nlohmann::json json = s.grafter;
-  json["enable"] = true;
-  json["role"] = std::string(to_string(a.files.side));
-  json["master_address"] = "127.0.0.1";
-  json["master_port"] = a.port;
-  json["baseline_world_size"] = s.baseline_world_size;
-  json["target_world_size"] = s.target_world_size;
-  if (!json.contains("timeout")) json["timeout"] = kDefaultGraftTimeout;
-  if (json.contains("transform_path") && json["transform_path"].is_string()) {
-    json["transform_path"] = resolve_transform_spec(json["transform_path"].get<std::string>(), a.plugins);
-  }
-  return graft_config::from_json(json);
-}
-
 graft::tags make_tags(const std::string& name, const nlohmann::json& extra) {
   graft::tags t;
   t.set("name", name);
@@ -85,7 +68,8 @@ nlohmann::json play_rank(const scenario& s, const rank_assignment& a) {
     options.sink = sink;
     std::unique_ptr<grafter> g;
     try {
-      g = std::make_unique<grafter>(make_config(s, a), side_rank{rank, s.world_size(side)}, options);
+      g = std::make_unique<grafter>(graft_config::from_json(worker_grafter_settings(s, side, a.port, a.plugins)),
+                                    side_rank{rank, s.world_size(side)}, options);
     } catch (const config_error& e) {
       // A host whose grafter config is rejected runs on without grafting; the
       // rejection is recorded like a grafter event so the snapshot shows it.

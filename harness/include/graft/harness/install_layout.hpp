@@ -17,6 +17,12 @@ struct runtime_paths {
   std::filesystem::path plugins;   // the sample transform plugins
   std::filesystem::path worker;    // graft_worker, one rank of a scenario
   std::filesystem::path model;     // graft_model, localize's built-in model
+  // The Python scenario workers' interpreter and the folder holding the graft
+  // package for it: in a build tree, the Python the package was built for and
+  // BUILD/python; installed, python3 from PATH, which has graft installed
+  // (python_package empty).
+  std::filesystem::path python;
+  std::filesystem::path python_package;
 };
 
 // PREFIX when executable is PREFIX/bin/NAME and PREFIX holds graft's
