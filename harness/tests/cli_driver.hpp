@@ -33,6 +33,10 @@ inline command_result graft(const temp_dir& dir, const std::string& args, const 
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_file(out)};
 }
 
+// The env argument of a run outside CI: every variable the CLI reads as CI
+// (snapshot_store.hpp: CI and TF_BUILD) unset, whatever CI runs these tests.
+inline constexpr const char* kOutsideCi = "env -u CI -u TF_BUILD";
+
 inline std::string quoted(const std::filesystem::path& p) { return "'" + p.string() + "'"; }
 
 // A copy of a real scenario (and its golden) in a temp fixtures folder,

@@ -17,6 +17,7 @@ namespace graft::harness {
 namespace {
 
 using testing::graft;
+using testing::kOutsideCi;
 using testing::quoted;
 using testing::read_file;
 using testing::scenario_copy;
@@ -45,7 +46,7 @@ TEST(GraftReview, AnswersAcceptRejectAndSkipInTurn) {
   temp_dir dir;
   const std::string where = three_pending(dir);
   dir.write("answers.txt", "a\nmaybe\nr\ns\n");
-  const auto r = graft(dir, "review" + where + " < " + quoted(dir / "answers.txt"), "CI=");
+  const auto r = graft(dir, "review" + where + " < " + quoted(dir / "answers.txt"), kOutsideCi);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   // changed: its difference shown, then accepted.
   EXPECT_NE(r.output.find("changed (1 of 3)"), std::string::npos) << r.output;
@@ -70,7 +71,7 @@ TEST(GraftReview, EndOfInputLeavesTheRestPending) {
   temp_dir dir;
   const std::string where = three_pending(dir);
   dir.write("answers.txt", "r\n");
-  const auto r = graft(dir, "review" + where + " < " + quoted(dir / "answers.txt"), "CI=");
+  const auto r = graft(dir, "review" + where + " < " + quoted(dir / "answers.txt"), kOutsideCi);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("end of input: the rest stay pending"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("0 accepted, 1 rejected, 2 skipped"), std::string::npos) << r.output;
@@ -81,22 +82,22 @@ TEST(GraftReview, EndOfInputLeavesTheRestPending) {
 TEST(GraftReview, AcceptAndRejectDecideWithoutAsking) {
   temp_dir dir;
   const std::string where = three_pending(dir);
-  const auto rejected = graft(dir, "review other --reject" + where + " < /dev/null", "CI=");
+  const auto rejected = graft(dir, "review other --reject" + where + " < /dev/null", kOutsideCi);
   EXPECT_EQ(rejected.exit_code, 0) << rejected.output;
   EXPECT_EQ(rejected.output.find("accept (a)"), std::string::npos) << rejected.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "reports/snapshots/other.pending.json"));
   EXPECT_EQ(first_kind(dir / "fixtures/snapshots/other.json"), "old");
 
-  const auto accepted = graft(dir, "review --accept" + where + " < /dev/null", "CI=");
+  const auto accepted = graft(dir, "review --accept" + where + " < /dev/null", kOutsideCi);
   EXPECT_EQ(accepted.exit_code, 0) << accepted.output;
   EXPECT_NE(accepted.output.find("2 accepted, 0 rejected, 0 skipped"), std::string::npos) << accepted.output;
   EXPECT_EQ(first_kind(dir / "fixtures/snapshots/changed.json"), "new");
   EXPECT_EQ(first_kind(dir / "fixtures/snapshots/fresh.json"), "first");
 
-  const auto nothing = graft(dir, "review --accept" + where, "CI=");
+  const auto nothing = graft(dir, "review --accept" + where, kOutsideCi);
   EXPECT_EQ(nothing.exit_code, 0) << nothing.output;
   EXPECT_NE(nothing.output.find("nothing pending"), std::string::npos) << nothing.output;
-  EXPECT_EQ(graft(dir, "review --accept --reject" + where, "CI=").exit_code, 2);
+  EXPECT_EQ(graft(dir, "review --accept --reject" + where, kOutsideCi).exit_code, 2);
 }
 
 TEST(GraftReview, RefusesUnderCiAndNamesAMissingPending) {
@@ -107,7 +108,7 @@ TEST(GraftReview, RefusesUnderCiAndNamesAMissingPending) {
   EXPECT_NE(ci.output.find("refusing to review under CI"), std::string::npos) << ci.output;
   EXPECT_EQ(first_kind(dir / "fixtures/snapshots/changed.json"), "old");
 
-  const auto missing = graft(dir, "review changed nosuch --accept" + where, "CI=");
+  const auto missing = graft(dir, "review changed nosuch --accept" + where, kOutsideCi);
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("no pending snapshot for 'nosuch'"), std::string::npos) << missing.output;
   // Checked before any is touched.
@@ -149,13 +150,13 @@ TEST(GraftUpdate, PruneDeletesObsoleteGoldensButKeepsABrokenScenarios) {
   EXPECT_NE(ci.output.find("refusing to delete goldens under CI"), std::string::npos) << ci.output;
   EXPECT_TRUE(std::filesystem::exists(dir / "fixtures/snapshots/gone.json"));
 
-  const auto r = graft(dir, "update --prune" + where, "CI=");
+  const auto r = graft(dir, "update --prune" + where, kOutsideCi);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("1 obsolete golden deleted"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir / "fixtures/snapshots/gone.json"));
   EXPECT_TRUE(std::filesystem::exists(dir / "fixtures/snapshots/broken.json"));
   EXPECT_TRUE(std::filesystem::exists(dir / "fixtures/snapshots/double_1x1.json"));
-  EXPECT_EQ(graft(dir, "update double_1x1 --prune" + where, "CI=").exit_code, 2);
+  EXPECT_EQ(graft(dir, "update double_1x1 --prune" + where, kOutsideCi).exit_code, 2);
 }
 
 TEST(GraftRun, AnObsoleteGoldenFailsAWholeRunUnderCiOnly) {
@@ -168,7 +169,7 @@ TEST(GraftRun, AnObsoleteGoldenFailsAWholeRunUnderCiOnly) {
                            "; fails the run under CI; delete it with graft update --prune"),
             std::string::npos)
       << ci.output;
-  const auto local = graft(dir, "run" + where, "CI=");
+  const auto local = graft(dir, "run" + where, kOutsideCi);
   EXPECT_EQ(local.exit_code, 0) << local.output;
   EXPECT_NE(local.output.find("obsolete golden (no scenario)"), std::string::npos) << local.output;
   // Naming scenarios is no whole run: nothing is known about the others.

@@ -20,6 +20,7 @@ namespace graft::harness {
 namespace {
 
 using testing::graft;
+using testing::kOutsideCi;
 using testing::pid_written_to;
 using testing::process_gone;
 using testing::quoted;
@@ -241,7 +242,7 @@ TEST(GraftCli, RunFailsOnATamperedGoldenAndWritesAPendingOutsideCi) {
   tamper_string(tampered);
   write_snapshot(golden, tampered);
   const std::string before = read_file(golden);
-  const auto r = graft(dir, "run double_1x1" + where, "CI=");
+  const auto r = graft(dir, "run double_1x1" + where, kOutsideCi);
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("snapshot differs"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("events[0].kind: expected \"tampered\", actual \"group_init\""), std::string::npos)

@@ -82,6 +82,12 @@ TEST(ScenarioFormat, MisspeltKeysAndWrongTypesAreNamed) {
             std::string::npos);
   EXPECT_NE(error_with("expect", {{"culprit", 3}}).find("expect.culprit: expected null (no point) or"),
             std::string::npos);
+  for (const char* point : {"culprit", "accumulated_first"}) {
+    EXPECT_NE(error_with("expect", {{point, nlohmann::json::object()}})
+                  .find(std::string("expect.") + point + ": {} matches any point"),
+              std::string::npos)
+        << point;
+  }
   EXPECT_NE(error_with("expect", {{"accumulated_later", "yes"}}).find("expect.accumulated_later: expected true or false"),
             std::string::npos);
   EXPECT_NE(error_with("expect", nlohmann::json::object()).find("expect: required: a non-empty object"),

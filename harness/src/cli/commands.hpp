@@ -64,9 +64,9 @@ int run_command(const paths& p, const run_request& request);
 // What graft run and graft conformance do before playing: load the targets
 // (full: the whole folder was chosen), refuse duplicate names, check the
 // paths and that grafter's workers can start. An exit code when something is
-// wrong (said on stderr), else nullopt.
-std::optional<int> prepare_run(const paths& p, const std::vector<std::string>& targets, grafter_kind grafter,
-                               std::vector<scenario>* scenarios, bool* full);
+// wrong (said on stderr after "COMMAND: "), else nullopt.
+std::optional<int> prepare_run(const std::string& command, const paths& p, const std::vector<std::string>& targets,
+                               grafter_kind grafter, std::vector<scenario>* scenarios, bool* full);
 runner_options runner_options_for(const paths& p, grafter_kind grafter, int jobs);
 
 // Plays every CPU scenario among the targets (all by default) with each

@@ -23,7 +23,9 @@ bool write_text(const std::filesystem::path& path, const std::string& text) {
 int conformance_command(const paths& p, const std::vector<std::string>& targets, int jobs) {
   std::vector<scenario> loaded;
   bool full = false;
-  if (const auto failed = prepare_run(p, targets, grafter_kind::cpp, &loaded, &full)) return *failed;
+  if (const auto failed = prepare_run("graft conformance", p, targets, grafter_kind::cpp, &loaded, &full)) {
+    return *failed;
+  }
   std::vector<scenario> scenarios;
   std::vector<std::string> names;
   for (auto& s : loaded) {

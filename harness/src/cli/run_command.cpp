@@ -44,8 +44,8 @@ std::ostream& progress_stream(bool json) { return json ? std::cerr : std::cout; 
 
 }  // namespace
 
-std::optional<int> prepare_run(const paths& p, const std::vector<std::string>& targets, grafter_kind grafter,
-                               std::vector<scenario>* scenarios, bool* full) {
+std::optional<int> prepare_run(const std::string& command, const paths& p, const std::vector<std::string>& targets,
+                               grafter_kind grafter, std::vector<scenario>* scenarios, bool* full) {
   try {
     if (!load_all(resolve_targets(p, targets, full), scenarios)) return 2;
   } catch (const fixture_error& e) {
@@ -67,11 +67,11 @@ std::optional<int> prepare_run(const paths& p, const std::vector<std::string>& t
     }
   }
   if (const auto problems = run_environment_problems(p); !problems.empty()) {
-    for (const auto& problem : problems) std::cerr << "graft: " << problem << "\n";
+    for (const auto& problem : problems) std::cerr << command << ": " << problem << "\n";
     return 2;
   }
   if (const auto problem = python_worker_problem(runner_options_for(p, grafter, 1))) {
-    std::cerr << "graft: " << *problem << "\n";
+    std::cerr << command << ": " << *problem << "\n";
     return 2;
   }
   return std::nullopt;
@@ -94,7 +94,9 @@ runner_options runner_options_for(const paths& p, grafter_kind grafter, int jobs
 int run_command(const paths& p, const run_request& request) {
   std::vector<scenario> scenarios;
   bool full = false;
-  if (const auto failed = prepare_run(p, request.targets, request.grafter, &scenarios, &full)) return *failed;
+  if (const auto failed = prepare_run("graft run", p, request.targets, request.grafter, &scenarios, &full)) {
+    return *failed;
+  }
   std::set<std::string> names;
   for (const auto& s : scenarios) names.insert(s.name);
   std::ostream& out = progress_stream(request.json);
