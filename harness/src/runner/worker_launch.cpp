@@ -20,6 +20,9 @@ void write_plan(const std::filesystem::path& path, const nlohmann::json& plan) {
   if (!out) GRAFT_THROW(error, path.string() + ": cannot write the worker's plan there");
 }
 
+// python -m graft.scenario_worker's --grafter for a Python kind.
+std::string scenario_worker_grafter(grafter_kind kind) { return kind == grafter_kind::sglang ? "sglang" : "graft"; }
+
 }  // namespace
 
 std::vector<std::string> worker_argv(const scenario& s, const runner_options& options, const worker_files& f,
@@ -36,7 +39,7 @@ std::vector<std::string> worker_argv(const scenario& s, const runner_options& op
   const int side_port = f.side == graft::role::baseline ? ports.baseline_side : ports.target_side;
   write_plan(f.plan(), rank_plan(s, f, ports.graft, side_port, options.plugins));
   return {options.python.string(), "-m", "graft.scenario_worker", "--plan", f.plan().string(),
-          "--grafter", options.grafter == grafter_kind::sglang ? "sglang" : "graft"};
+          "--grafter", scenario_worker_grafter(options.grafter)};
 }
 
 std::vector<std::string> worker_environment(const runner_options& options, bool nccl) {
@@ -70,7 +73,7 @@ std::optional<std::string> python_worker_problem(const runner_options& options) 
     std::filesystem::create_directories(log.parent_path());
     std::vector<child_process> check;
     check.emplace_back(std::vector<std::string>{options.python.string(), "-m", "graft.scenario_worker", "--check",
-                                                "--grafter", options.grafter == grafter_kind::sglang ? "sglang" : "graft"},
+                                                "--grafter", scenario_worker_grafter(options.grafter)},
                        worker_environment(options, false), log);
     if (!wait_all(check, std::chrono::steady_clock::now() + kCheckLimit)) {
       check.front().kill();
