@@ -12,7 +12,7 @@ if [ $# -gt 0 ]; then
 fi
 cd "$(dirname "$0")/.."
 # Headless chromium for the report page's browser tests (ctest -L browser),
-# which CMake registers only where it finds one.
+# which skip without one, and fail under CI.
 bash ci/install-deps.sh chromium
 bash ci/build.sh
 mkdir -p reports/junit
