@@ -1,7 +1,6 @@
 #include <gtest/gtest.h>
 
 #include <graft/harness/conformance.hpp>
-#include <graft/harness/expectations.hpp>
 
 namespace graft::harness {
 namespace {
@@ -55,70 +54,6 @@ TEST(ConformanceTable, OnlyGraftsOwnCellsFailTheCommand) {
   EXPECT_EQ(conformance_exit_code(columns(scenario_result::status::fail)), 1);
   EXPECT_EQ(conformance_exit_code(columns(scenario_result::status::hang)), 1);
   EXPECT_EQ(conformance_exit_code(columns(scenario_result::status::error)), 1);
-}
-
-scenario two_steps() {
-  nlohmann::json doc = {
-      {"schema_version", 1},
-      {"name", "s"},
-      {"world", {{"baseline", 1}, {"target", 1}}},
-      {"grafter", {{"b2t_filter", "name == 'x'"}}},
-      {"steps",
-       {{{"name", "x"},
-         {"baseline", {{"tensor", {{"values", {1, 2}}}}, {"expect", {{"outcome", "sent"}}}}},
-         {"target", {{"tensor", {{"values", {0, 0}}}}, {"expect", {{"outcome", "grafted"}, {"values", {1, 2}}}}}}},
-        {{"name", "z"},
-         {"baseline", {{"tensor", {{"values", {3}}}}, {"expect", {{"outcome", "none"}}}}},
-         {"target", {{"tensor", {{"values", {4}}}}, {"expect", {{"outcome", "none"}, {"unchanged", true}}}}}}}}};
-  return parse_scenario(doc, "s.json");
-}
-
-nlohmann::json tv(const nlohmann::json& values, const std::string& bytes) {
-  return {{"dtype", "float32"}, {"shape", {values.size()}}, {"values", values}, {"element_size", 4},
-          {"bytes", bytes}};
-}
-
-nlohmann::json step(const nlohmann::json& initial, const nlohmann::json& final_value) {
-  return {{"ran", true}, {"events", nlohmann::json::array()}, {"initial", initial}, {"final", final_value}};
-}
-
-nlohmann::json rank_result(const nlohmann::json& steps) {
-  return {{"schema_version", 1}, {"error", nullptr}, {"setup", {{"events", nlohmann::json::array()}}},
-          {"steps", steps}};
-}
-
-TEST(CheckExpectationsWithoutEvents, ValuesAndBytesAreStillChecked) {
-  const scenario s = two_steps();
-  const nlohmann::json one_two = tv({1, 2}, "0000803f00000040");
-  worker_results results{
-      {{graft::role::baseline, 0},
-       rank_result({step(one_two, one_two), step(tv({3}, "00004040"), tv({3}, "00004040"))})},
-      {{graft::role::target, 0},
-       rank_result({step(tv({0, 0}, "0000000000000000"), one_two), step(tv({4}, "00008040"), tv({4}, "00008040"))})}};
-  // No events at all: with events the outcomes fail, without them everything holds.
-  EXPECT_FALSE(check_expectations(s, results).empty());
-  EXPECT_TRUE(check_expectations(s, results, false).empty());
-
-  results[{graft::role::target, 0}]["steps"][1]["final"] = tv({1}, "0000803f");
-  const auto failures = check_expectations(s, results, false);
-  ASSERT_EQ(failures.size(), 1u);
-  EXPECT_TRUE(has(failures[0], "steps[1] 'z' target rank 0: expected the tensor unchanged")) << failures[0];
-}
-
-TEST(CheckExpectationsWithoutEvents, WhatTheGrafterRaisedEndsTheRank) {
-  const scenario s = two_steps();
-  const nlohmann::json one_two = tv({1, 2}, "0000803f00000040");
-  nlohmann::json raised = step(tv({0, 0}, "0000000000000000"), nullptr);
-  raised["raised"] = "RuntimeError: matched BOTH grafter_b2t_filter and grafter_t2b_filter";
-  worker_results results{
-      {{graft::role::baseline, 0},
-       rank_result({step(one_two, one_two), step(tv({3}, "00004040"), tv({3}, "00004040"))})},
-      {{graft::role::target, 0}, rank_result(nlohmann::json::array({raised}))}};
-  const auto failures = check_expectations(s, results, false);
-  ASSERT_EQ(failures.size(), 1u);  // not also "no result" for the step never called
-  EXPECT_EQ(failures[0],
-            "steps[0] 'x' target rank 0: the grafter raised into the host program: RuntimeError: matched BOTH "
-            "grafter_b2t_filter and grafter_t2b_filter");
 }
 
 }  // namespace

@@ -10,8 +10,8 @@
 namespace graft::harness {
 namespace {
 
-scenario one_step_scenario(const nlohmann::json& target_expect) {
-  nlohmann::json doc = {
+nlohmann::json one_step_document(const nlohmann::json& target_expect) {
+  return {
       {"schema_version", 1},
       {"name", "s"},
       {"world", {{"baseline", 1}, {"target", 1}}},
@@ -20,7 +20,10 @@ scenario one_step_scenario(const nlohmann::json& target_expect) {
        {{{"name", "x"},
          {"baseline", {{"tensor", {{"values", {1, 2}}}}, {"expect", {{"outcome", "sent"}}}}},
          {"target", {{"tensor", {{"values", {0, 0}}}}, {"expect", target_expect}}}}}}};
-  return parse_scenario(doc, "s.json");
+}
+
+scenario one_step_scenario(const nlohmann::json& target_expect) {
+  return parse_scenario(one_step_document(target_expect), "s.json");
 }
 
 nlohmann::json tensor(const nlohmann::json& values, const std::string& dtype = "float32") {
@@ -178,6 +181,48 @@ TEST(CheckExpectations, AnUndeclaredSetupEventFailsFirstWithItsMessage) {
   target["steps"][0]["events"] = {{{"kind", "recv_grafted"}}};
   target["setup"]["events"] = nlohmann::json::array();
   EXPECT_TRUE(check_expectations(s, results_with_target(target)).empty());
+}
+
+// A grafter that emits no events (sglang's): only what the values and
+// bytes show is checked.
+TEST(CheckExpectationsWithoutEvents, ValuesAndBytesAreStillChecked) {
+  const nlohmann::json no_events = nlohmann::json::array();
+  const scenario grafted = one_step_scenario({{"outcome", "grafted"}, {"values", {1, 2}}});
+  const auto right = results_with_target(result(no_events, tensor({0, 0}), tensor({1, 2})));
+  EXPECT_FALSE(check_expectations(grafted, right).empty()) << "with events, the outcome is missing";
+  EXPECT_TRUE(check_expectations(grafted, right, false).empty());
+  const auto wrong = check_expectations(grafted, results_with_target(result(no_events, tensor({0, 0}), tensor({1, 3}))),
+                                        false);
+  ASSERT_EQ(wrong.size(), 1u);
+  EXPECT_NE(wrong[0].find("values differ at [1]: expected 2.0, got 3.0"), std::string::npos) << wrong[0];
+
+  const scenario unchanged = one_step_scenario({{"outcome", "skipped"}, {"unchanged", true}});
+  const auto same = results_with_target(result(no_events, float32_tensor({4.0f}), float32_tensor({4.0f})));
+  EXPECT_TRUE(check_expectations(unchanged, same, false).empty());
+  const auto changed = check_expectations(
+      unchanged, results_with_target(result(no_events, float32_tensor({4.0f}), float32_tensor({1.0f}))), false);
+  ASSERT_EQ(changed.size(), 1u);
+  EXPECT_NE(changed[0].find("steps[0] 'x' target rank 0: expected the tensor unchanged"), std::string::npos)
+      << changed[0];
+}
+
+TEST(CheckExpectationsWithoutEvents, WhatTheGrafterRaisedEndsTheRank) {
+  // A second step the target never reaches once the first raised.
+  nlohmann::json doc = one_step_document({{"outcome", "grafted"}, {"values", {1, 2}}});
+  doc["steps"].push_back({{"name", "z"},
+                          {"baseline", {{"tensor", {{"values", {3}}}}, {"expect", {{"outcome", "none"}}}}},
+                          {"target", {{"tensor", {{"values", {4}}}}, {"expect", {{"unchanged", true}}}}}});
+  const scenario s = parse_scenario(doc, "s.json");
+  nlohmann::json baseline = result(nlohmann::json::array(), tensor({1, 2}), tensor({1, 2}));
+  baseline["steps"].push_back(baseline["steps"][0]);
+  nlohmann::json target = result(nlohmann::json::array(), tensor({0, 0}), nullptr);
+  target["steps"][0]["raised"] = "RuntimeError: matched BOTH grafter_b2t_filter and grafter_t2b_filter";
+  const worker_results results{{{graft::role::baseline, 0}, baseline}, {{graft::role::target, 0}, target}};
+  const auto failures = check_expectations(s, results, false);
+  ASSERT_EQ(failures.size(), 1u);  // not also "no result" for the step never called
+  EXPECT_EQ(failures[0],
+            "steps[0] 'x' target rank 0: the grafter raised into the host program: RuntimeError: matched BOTH "
+            "grafter_b2t_filter and grafter_t2b_filter");
 }
 
 }  // namespace

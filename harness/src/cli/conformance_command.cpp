@@ -41,14 +41,12 @@ int conformance_command(const paths& p, const std::vector<std::string>& targets,
   for (grafter_kind kind : all_grafter_kinds()) {
     paths column_paths = p;
     column_paths.reports = p.reports / "conformance" / std::string(to_string(kind));
-    if (kind != grafter_kind::cpp) {
-      if (const auto problem = python_worker_problem(runner_options_for(column_paths, kind, jobs))) {
-        std::cerr << "graft conformance: " << *problem << "\n";
-        return 2;
-      }
+    const runner_options options = runner_options_for(column_paths, kind, jobs);
+    if (const auto problem = python_worker_problem(options)) {
+      std::cerr << "graft conformance: " << *problem << "\n";
+      return 2;
     }
     std::cout << "\n" << display_name(kind) << ":\n" << std::flush;
-    const runner_options options = runner_options_for(column_paths, kind, jobs);
     auto results = run_scenarios(scenarios, options, [](std::size_t i, std::size_t n, const scenario_result& r) {
       char line[256];
       std::snprintf(line, sizeof line, "[%zu/%zu] %s ... %s (%.1f s)", i, n, r.name.c_str(),

@@ -77,7 +77,7 @@ std::optional<std::string> python_worker_problem(const runner_options& options) 
                        worker_environment(options, false), log);
     if (!wait_all(check, std::chrono::steady_clock::now() + kCheckLimit)) {
       check.front().kill();
-      return who + " did not answer within 120 s; its log: " + log.string();
+      return who + " did not answer within " + std::to_string(kCheckLimit.count()) + " s; its log: " + log.string();
     }
     const std::string status = check.front().describe_status();
     if (status == "exit 0") return std::nullopt;

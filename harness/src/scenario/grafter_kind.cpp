@@ -1,5 +1,8 @@
 #include <graft/harness/grafter_kind.hpp>
 
+#include <algorithm>
+#include <array>
+
 namespace graft::harness {
 
 namespace {
@@ -15,35 +18,39 @@ std::optional<std::string> sglang_not_applicable(const scenario& s) {
          "); sglang's grafter loads Python functions only";
 }
 
+struct kind_names {
+  grafter_kind kind;
+  std::string_view name;     // the --grafter value
+  std::string_view display;  // the table's column
+};
+
+constexpr std::array<kind_names, 3> kKinds = {{{grafter_kind::cpp, "cpp", "graft C++"},
+                                                {grafter_kind::python, "python", "graft Python"},
+                                                {grafter_kind::sglang, "sglang", "sglang"}}};
+
+const kind_names& names_of(grafter_kind kind) {
+  return *std::find_if(kKinds.begin(), kKinds.end(), [kind](const kind_names& k) { return k.kind == kind; });
+}
+
 }  // namespace
 
-std::string_view to_string(grafter_kind kind) {
-  switch (kind) {
-    case grafter_kind::cpp: return "cpp";
-    case grafter_kind::python: return "python";
-    case grafter_kind::sglang: return "sglang";
-  }
-  return "?";
-}
+std::string_view to_string(grafter_kind kind) { return names_of(kind).name; }
 
-std::string_view display_name(grafter_kind kind) {
-  switch (kind) {
-    case grafter_kind::cpp: return "graft C++";
-    case grafter_kind::python: return "graft Python";
-    case grafter_kind::sglang: return "sglang";
-  }
-  return "?";
-}
+std::string_view display_name(grafter_kind kind) { return names_of(kind).display; }
 
 std::optional<grafter_kind> parse_grafter_kind(std::string_view name) {
-  for (grafter_kind kind : all_grafter_kinds()) {
-    if (to_string(kind) == name) return kind;
+  for (const kind_names& k : kKinds) {
+    if (k.name == name) return k.kind;
   }
   return std::nullopt;
 }
 
 const std::vector<grafter_kind>& all_grafter_kinds() {
-  static const std::vector<grafter_kind> kinds = {grafter_kind::cpp, grafter_kind::python, grafter_kind::sglang};
+  static const std::vector<grafter_kind> kinds = [] {
+    std::vector<grafter_kind> out;
+    for (const kind_names& k : kKinds) out.push_back(k.kind);
+    return out;
+  }();
   return kinds;
 }
 
